@@ -1,0 +1,64 @@
+/**
+ * A structural view of a span that both an SDK `ReadableSpan` and a decoded
+ * OTLP span can provide, so adapters never import OpenTelemetry packages.
+ */
+
+/** An attribute map as read from a span; values are untrusted. */
+export type AttributeView = Readonly<Record<string, unknown>>;
+
+/** A span event. */
+export interface EventView {
+  readonly name: string;
+  readonly timeMillis: number;
+  readonly attributes?: AttributeView;
+}
+
+/** A span link. */
+export interface LinkView {
+  readonly spanId: string;
+  readonly attributes?: AttributeView;
+}
+
+/** The parts of a span the adapters read. */
+export interface SpanView {
+  readonly spanId: string;
+  readonly parentSpanId?: string;
+  readonly name: string;
+  readonly startMillis: number;
+  /** Absent while the span is open. */
+  readonly endMillis?: number;
+  readonly attributes: AttributeView;
+  readonly events: readonly EventView[];
+  readonly links: readonly LinkView[];
+  /** 0 unset, 1 ok, 2 error (the OTLP numbering). */
+  readonly statusCode: number;
+  readonly statusMessage?: string;
+}
+
+/** What a span is within an agent run. */
+export type SpanRole = 'run' | 'attempt' | 'tool' | 'other';
+
+/** Reads a string attribute, or undefined for any other type. */
+export function stringAttr(attributes: AttributeView | undefined, key: string): string | undefined {
+  const value = attributes?.[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Reads a finite number attribute, or undefined. */
+export function numberAttr(attributes: AttributeView | undefined, key: string): number | undefined {
+  const value = attributes?.[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** Reads a boolean attribute, or undefined. */
+export function booleanAttr(attributes: AttributeView | undefined, key: string): boolean | undefined {
+  const value = attributes?.[key];
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+/** Reads a string-array attribute, keeping only string members (bounded to 256). */
+export function stringArrayAttr(attributes: AttributeView | undefined, key: string): string[] {
+  const value = attributes?.[key];
+  if (!Array.isArray(value)) return [];
+  return value.slice(0, 256).filter((v): v is string => typeof v === 'string');
+}

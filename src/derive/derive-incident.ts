@@ -1,0 +1,230 @@
+/**
+ * facts → cause → phase → retry safety: the one classifier every edge calls.
+ */
+import type { Cause, MissingFact, Phase, SideEffects } from '../model/enums.js';
+import type { Fact, RunFacts } from '../model/facts.js';
+import type { AttemptVerdict, Incident } from '../model/incident.js';
+import { summarizeAttempt } from './attempt-summary.js';
+import type { Policy } from './policy.js';
+import { DEFAULT_POLICY } from './policy.js';
+import { deriveRetrySafety } from './retry-safety.js';
+import type { Timeline } from './timeline.js';
+import { buildTimeline, retriesBefore } from './timeline.js';
+
+/** Cause, detail, error code and retryability read from one terminal fact. */
+export interface TerminalCause {
+  readonly cause: Cause;
+  readonly detail?: string;
+  readonly code?: string;
+  readonly retryable?: boolean;
+}
+
+/** Facts that fail a provider attempt (tool failures belong to the run, not to one request). */
+const PROVIDER_FAILURES = new Set<Fact['kind']>(['provider_error', 'watchdog_fired']);
+const RETRYABLE_EXITS = new Set(['stream_error', 'fatal_rpc_error']);
+const FINAL_EXITS = new Set(['exit_nonzero', 'signal', 'spawn_failed', 'cli_not_installed']);
+
+/** Maps a terminal fact to its cause; non-terminal facts give `unknown_interruption`. */
+export function causeOf(fact: Fact): TerminalCause {
+  switch (fact.kind) {
+    case 'provider_error': {
+      const { error } = fact;
+      if (error.kind === 'transport') {
+        return { cause: 'provider_transport_disconnect', detail: error.detail ?? 'unknown', code: error.code, retryable: error.retryable };
+      }
+      if (error.kind === 'api') {
+        return { cause: 'provider_api_error', detail: error.detail ?? 'unknown', code: error.code, retryable: error.retryable };
+      }
+      return { cause: 'unknown_interruption', code: error.code, retryable: error.retryable };
+    }
+    case 'watchdog_fired':
+      return { cause: 'watchdog_timeout', detail: fact.phase, retryable: true };
+    case 'user_cancel':
+      return { cause: 'user_cancel', detail: fact.origin };
+    case 'lifecycle_close':
+      return { cause: 'local_lifecycle_close', detail: fact.lifecycle };
+    case 'setup_failure':
+      return { cause: 'request_setup_failure', code: fact.code };
+    case 'tool_execution_failed':
+      return { cause: 'tool_execution_failure', detail: fact.detail, code: fact.code };
+    case 'tool_execution_interrupted':
+      return { cause: 'tool_execution_interrupted' };
+    case 'process_exit': {
+      const retryable = RETRYABLE_EXITS.has(fact.reason) ? true : FINAL_EXITS.has(fact.reason) ? false : undefined;
+      const code = fact.signal ?? (fact.exitCode !== undefined ? `exit_${fact.exitCode}` : undefined);
+      return { cause: 'process_exit', detail: fact.reason, code, retryable };
+    }
+    case 'run_error':
+      return { cause: 'unknown_interruption', code: fact.code };
+    default:
+      return { cause: 'unknown_interruption' };
+  }
+}
+
+function phaseWithoutAttempt(cause: Cause): Phase {
+  return cause === 'request_setup_failure' || cause === 'user_cancel' || cause === 'local_lifecycle_close' ? 'setup' : 'unknown';
+}
+
+function factsOf(timeline: Timeline, attempt: string | undefined): Fact[] {
+  return attempt === undefined ? [] : timeline.facts.filter((f) => f.attempt === attempt);
+}
+
+interface Judgement extends TerminalCause {
+  readonly phase: Phase;
+  readonly retrySafety: Incident['retrySafety'];
+  readonly retrySafetyReason: Incident['retrySafetyReason'];
+}
+
+/** Judges one terminal fact within its run: cause, phase and retry safety. */
+function judge(timeline: Timeline, terminal: Fact, attempt: string | undefined, policy: Policy): Judgement {
+  const terminalCause = causeOf(terminal);
+  const attemptFacts = factsOf(timeline, attempt);
+  const hasAttempt = timeline.attempts.some((a) => a.key === attempt);
+  const atTerminal = hasAttempt ? summarizeAttempt(attemptFacts, terminal) : undefined;
+  // Safety looks at everything the attempt did, even what was recorded late:
+  // a tool that started after the drop still ran.
+  const whole = hasAttempt ? summarizeAttempt(attemptFacts) : undefined;
+  const seen = timeline.facts;
+  const safety = deriveRetrySafety({
+    cause: terminalCause.cause,
+    retryable: terminalCause.retryable,
+    attempt: whole,
+    userCancelSeen: seen.some((f) => f.kind === 'user_cancel'),
+    lifecycleCloseSeen: seen.some((f) => f.kind === 'lifecycle_close'),
+    retriesUsed: retriesBefore(timeline, attempt),
+    policy,
+  });
+  return {
+    ...terminalCause,
+    phase: atTerminal?.phase ?? phaseWithoutAttempt(terminalCause.cause),
+    retrySafety: safety.retrySafety,
+    retrySafetyReason: safety.reason,
+  };
+}
+
+const SIDE_EFFECT_RANK: Record<SideEffects, number> = { none: 0, read_only: 1, unknown: 2, unsafe: 3 };
+
+/** The worst side effect any tool of the run (or of its child runs) may have caused. */
+export function runSideEffects(facts: readonly Fact[]): SideEffects {
+  let worst: SideEffects = 'none';
+  const raise = (candidate: SideEffects): void => {
+    if (SIDE_EFFECT_RANK[candidate] > SIDE_EFFECT_RANK[worst]) worst = candidate;
+  };
+  for (const fact of facts) {
+    if (fact.kind === 'tool_execution_started') raise(fact.sideEffects);
+    else if (fact.kind === 'child_run_side_effects') raise(fact.sideEffects);
+    else if ((fact.kind === 'tool_execution_completed' || fact.kind === 'tool_execution_failed') && !fact.startSeen) raise('unknown');
+    else if (fact.kind === 'tool_call_materialized' && fact.providerExecuted) raise(fact.sideEffects === 'read_only' ? 'read_only' : 'unknown');
+  }
+  return worst;
+}
+
+function missingFacts(run: RunFacts, timeline: Timeline, decisive: string | undefined): MissingFact[] {
+  const missing: MissingFact[] = [];
+  if (decisive !== undefined && !timeline.facts.some((f) => f.attempt === decisive && f.kind === 'side_effect_boundary')) {
+    missing.push('side_effect_boundary_missing');
+  }
+  const startMissing =
+    run.toolStartMissing ||
+    timeline.facts.some((f) => (f.kind === 'tool_execution_completed' || f.kind === 'tool_execution_failed') && !f.startSeen);
+  if (startMissing) missing.push('tool_execution_start_missing');
+  if (run.progressUnknown) missing.push('provider_progress_missing');
+  if (run.openChildren) missing.push('open_child_spans');
+  if (run.neverEnded) missing.push('run_never_ended');
+  if (run.evidenceTruncated) missing.push('evidence_truncated');
+  return missing;
+}
+
+/**
+ * Derives the {@link Incident} of a run from its facts (DESIGN §2–§4).
+ * Total: garbage facts give `unknown` verdicts, never an exception.
+ */
+export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): Incident {
+  const timeline = buildTimeline(run);
+  const attempts = timeline.attempts.length;
+  const recoveredAttempts = timeline.recovered.length;
+  const sideEffects = runSideEffects(timeline.facts);
+  const base = { sideEffects, attempts, recoveredAttempts };
+
+  if (timeline.terminal) {
+    const j = judge(timeline, timeline.terminal, timeline.terminalAttempt, policy);
+    const missing = missingFacts(run, timeline, timeline.terminalAttempt);
+    const outcome = run.neverEnded || run.evidenceTruncated ? 'incomplete' : j.cause === 'user_cancel' ? 'cancelled' : 'failed';
+    return incidentOf(outcome, j, missing, base);
+  }
+  if (run.neverEnded || run.evidenceTruncated) {
+    const last = timeline.attempts.at(-1)?.key;
+    const missing = missingFacts(run, timeline, last);
+    const phase = last !== undefined ? summarizeAttempt(factsOf(timeline, last)).phase : 'unknown';
+    const cause: Judgement = run.neverEnded
+      ? { cause: 'crash_or_restart_incomplete', detail: 'run_never_ended', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' }
+      : { cause: 'unknown_interruption', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' };
+    // A run that died with side effects started must not be replayed blindly.
+    const guarded: Judgement =
+      sideEffects === 'none' ? cause : { ...cause, retrySafety: 'ask_user_before_retry', retrySafetyReason: 'side_effect_facts_incomplete' };
+    return incidentOf('incomplete', guarded, missing, base);
+  }
+  const cutOff = timeline.attempts.filter((a) => run.truncatedAttempts?.includes(a.key)).at(-1)?.key;
+  if (cutOff !== undefined) {
+    // The run ended while an attempt was still streaming: something ended it
+    // that no fact names. Judge that attempt as it stood.
+    const unnamed: Fact = { kind: 'run_error', timeMillis: Number.POSITIVE_INFINITY, seq: Number.POSITIVE_INFINITY, attempt: cutOff };
+    const j = judge(timeline, unnamed, cutOff, policy);
+    return incidentOf('failed', j, missingFacts(run, timeline, cutOff), base);
+  }
+  const lastRecovered = timeline.recovered.at(-1);
+  if (lastRecovered !== undefined) {
+    const failure =
+      timeline.facts.find((f) => f.attempt === lastRecovered && PROVIDER_FAILURES.has(f.kind)) ??
+      timeline.facts.find((f) => f.kind === 'retry_issued' && f.ofAttempt === lastRecovered);
+    if (failure) {
+      const j = judge(timeline, failure, lastRecovered, policy);
+      return incidentOf('recovered', j, missingFacts(run, timeline, lastRecovered), base);
+    }
+  }
+  const missing = missingFacts(run, timeline, timeline.attempts.at(-1)?.key);
+  return { outcome: 'success', factsComplete: missing.length === 0, missingFacts: missing, ...base };
+}
+
+function incidentOf(
+  outcome: Incident['outcome'],
+  j: Judgement,
+  missing: MissingFact[],
+  base: Pick<Incident, 'sideEffects' | 'attempts' | 'recoveredAttempts'>,
+): Incident {
+  return {
+    outcome,
+    cause: j.cause,
+    causeDetail: j.detail,
+    phase: j.phase,
+    retrySafety: j.retrySafety,
+    retrySafetyReason: j.retrySafetyReason,
+    retryable: j.retryable,
+    errorCode: j.code,
+    factsComplete: missing.length === 0,
+    missingFacts: missing,
+    ...base,
+  };
+}
+
+/**
+ * The verdict on one attempt judged alone: its own earliest terminal fact as if
+ * it had ended the run. Undefined when the attempt has no terminal fact.
+ */
+export function deriveAttemptVerdict(run: RunFacts, attemptKey: string, policy: Policy = DEFAULT_POLICY): AttemptVerdict | undefined {
+  const timeline = buildTimeline(run);
+  const record = timeline.attempts.find((a) => a.key === attemptKey);
+  const terminal = timeline.facts.find((f) => f.attempt === attemptKey && PROVIDER_FAILURES.has(f.kind));
+  if (!record || !terminal) return undefined;
+  const j = judge(timeline, terminal, attemptKey, policy);
+  return {
+    number: record.number,
+    cause: j.cause,
+    causeDetail: j.detail,
+    phase: j.phase,
+    retrySafety: j.retrySafety ?? 'unknown',
+    retrySafetyReason: j.retrySafetyReason ?? 'unknown',
+    retryable: j.retryable,
+    errorCode: j.code,
+  };
+}

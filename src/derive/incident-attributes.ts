@@ -1,0 +1,46 @@
+/**
+ * Turns verdicts into span attributes under the contract keys. Pure: the SDK
+ * processor and the gateway write exactly these records.
+ */
+import * as K from '../model/attributes.js';
+import type { AttemptVerdict, Incident } from '../model/incident.js';
+
+/** A flat attribute record, as OpenTelemetry spans accept it. */
+export type AttributeRecord = Record<string, string | number | boolean | string[]>;
+
+/** The run-span attributes of an incident; keys that do not apply are absent. */
+export function incidentAttributes(incident: Incident): AttributeRecord {
+  const attributes: AttributeRecord = {
+    [K.ATTR_INCIDENT_OUTCOME]: incident.outcome,
+    [K.ATTR_INCIDENT_SIDE_EFFECTS]: incident.sideEffects,
+    [K.ATTR_INCIDENT_FACTS_COMPLETE]: incident.factsComplete,
+    [K.ATTR_INCIDENT_ATTEMPTS]: incident.attempts,
+    [K.ATTR_INCIDENT_RECOVERED_ATTEMPTS]: incident.recoveredAttempts,
+    [K.ATTR_INCIDENT_SCHEMA_VERSION]: K.SCHEMA_VERSION,
+  };
+  if (incident.missingFacts.length > 0) attributes[K.ATTR_INCIDENT_MISSING_FACTS] = [...incident.missingFacts];
+  if (incident.outcome === 'success') return attributes;
+  if (incident.cause) attributes[K.ATTR_INCIDENT_CAUSE] = incident.cause;
+  if (incident.causeDetail) attributes[K.ATTR_INCIDENT_CAUSE_DETAIL] = incident.causeDetail;
+  if (incident.phase) attributes[K.ATTR_INCIDENT_PHASE] = incident.phase;
+  if (incident.retrySafety) attributes[K.ATTR_INCIDENT_RETRY_SAFETY] = incident.retrySafety;
+  if (incident.retrySafetyReason) attributes[K.ATTR_INCIDENT_RETRY_SAFETY_REASON] = incident.retrySafetyReason;
+  if (incident.retryable !== undefined) attributes[K.ATTR_INCIDENT_RETRYABLE] = incident.retryable;
+  if (incident.errorCode) attributes[K.ATTR_INCIDENT_ERROR_CODE] = incident.errorCode;
+  return attributes;
+}
+
+/** The attempt-span attributes of a failed attempt's own verdict. */
+export function attemptVerdictAttributes(verdict: AttemptVerdict): AttributeRecord {
+  const attributes: AttributeRecord = {
+    [K.ATTR_INCIDENT_ATTEMPT_NUMBER]: verdict.number,
+    [K.ATTR_INCIDENT_ATTEMPT_CAUSE]: verdict.cause,
+    [K.ATTR_INCIDENT_ATTEMPT_PHASE]: verdict.phase,
+    [K.ATTR_INCIDENT_ATTEMPT_RETRY_SAFETY]: verdict.retrySafety,
+    [K.ATTR_INCIDENT_ATTEMPT_RETRY_SAFETY_REASON]: verdict.retrySafetyReason,
+  };
+  if (verdict.causeDetail) attributes[K.ATTR_INCIDENT_ATTEMPT_CAUSE_DETAIL] = verdict.causeDetail;
+  if (verdict.retryable !== undefined) attributes[K.ATTR_INCIDENT_ATTEMPT_RETRYABLE] = verdict.retryable;
+  if (verdict.errorCode) attributes[K.ATTR_INCIDENT_ATTEMPT_ERROR_CODE] = verdict.errorCode;
+  return attributes;
+}

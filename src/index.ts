@@ -1,0 +1,64 @@
+/**
+ * agent-incidents: explains interrupted AI-agent runs in OpenTelemetry.
+ * Every export here is public API; add to it deliberately.
+ */
+
+// SDK edge.
+export { IncidentSpanProcessor } from './sdk/incident-span-processor.js';
+export type { IncidentProcessorStats } from './sdk/incident-span-processor.js';
+export { DEFAULTS, GEN_AI_PROVIDER_NAMES, resolveOptions } from './sdk/options.js';
+export type { IncidentSpanProcessorOptions, ResolvedOptions } from './sdk/options.js';
+
+// Runtime side.
+export { AttemptRecorder, RunRecorder, ToolRecorder } from './runtime/run-recorder.js';
+export type { BoundaryInput, BoundaryToolInput, RunRecorderOptions } from './runtime/run-recorder.js';
+
+// Pure core.
+export { deriveIncident, deriveAttemptVerdict, causeOf, runSideEffects } from './derive/derive-incident.js';
+export { deriveRetrySafety } from './derive/retry-safety.js';
+export type { RetrySafetyInput, RetrySafetyVerdict } from './derive/retry-safety.js';
+export { summarizeAttempt } from './derive/attempt-summary.js';
+export type { AttemptSummary } from './derive/attempt-summary.js';
+export { buildTimeline, compareFacts } from './derive/timeline.js';
+export type { Timeline } from './derive/timeline.js';
+export { classifyError, classifyToolError, describeError, safeCode } from './derive/classify-error.js';
+export type { ErrorDescription } from './derive/classify-error.js';
+export { DEFAULT_POLICY, resolvePolicy } from './derive/policy.js';
+export type { Policy, PolicyInput } from './derive/policy.js';
+export { attemptVerdictAttributes, incidentAttributes } from './derive/incident-attributes.js';
+export type { AttributeRecord } from './derive/incident-attributes.js';
+
+// Model: the contract.
+export * as attributes from './model/attributes.js';
+export {
+  CAUSES,
+  CAUSE_DETAILS,
+  MISSING_FACTS,
+  OUTCOMES,
+  PHASES,
+  RETRY_SAFETIES,
+  RETRY_SAFETY_REASONS,
+  SIDE_EFFECTS,
+  TOOL_SIDE_EFFECTS,
+} from './model/enums.js';
+export type {
+  Cause,
+  CauseDetail,
+  MissingFact,
+  Outcome,
+  Phase,
+  RetrySafety,
+  RetrySafetyReason,
+  SideEffects,
+  ToolSideEffects,
+} from './model/enums.js';
+export type { AttemptRecord, ErrorFact, Fact, FactKind, RunFacts, SideEffectBoundary } from './model/facts.js';
+export type { AttemptVerdict, Incident } from './model/incident.js';
+export { GEN_AI, NATIVE_ATTR, NATIVE_EVENT, OPERATION } from './model/native-convention.js';
+
+// Conventions and sanitization.
+export { ADAPTERS, recognise } from './conventions/index.js';
+export type { ConventionAdapter, ExtractContext, Extraction, SpanRole, SpanView } from './conventions/index.js';
+export { sanitizeAttributes } from './sanitize/sanitize-attributes.js';
+export { scrubString } from './sanitize/scrub-string.js';
+export { isContentKey } from './sanitize/content-keys.js';

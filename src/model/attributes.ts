@@ -1,0 +1,100 @@
+/**
+ * Attribute keys agent-incidents writes. These are the public contract users
+ * query and alert on; docs/attributes.md documents each one and a test keeps
+ * that table and these constants in step.
+ */
+
+/**
+ * Version of the attribute contract, written as `incident.schema_version`.
+ * Bumped whenever a key or an enum value changes (see CHANGELOG.md).
+ */
+export const SCHEMA_VERSION = 1;
+
+// Run-level keys, written on the run span (`invoke_agent`).
+/** `success` | `recovered` | `failed` | `cancelled` | `incomplete`; on every run span. */
+export const ATTR_INCIDENT_OUTCOME = 'incident.outcome';
+/** The cause, only when the outcome is not `success`. */
+export const ATTR_INCIDENT_CAUSE = 'incident.cause';
+/** The closed detail of the cause. */
+export const ATTR_INCIDENT_CAUSE_DETAIL = 'incident.cause.detail';
+/** Where the terminal attempt was when it ended. */
+export const ATTR_INCIDENT_PHASE = 'incident.phase';
+/** What a runtime may do next. */
+export const ATTR_INCIDENT_RETRY_SAFETY = 'incident.retry_safety';
+/** Why that retry safety was chosen. */
+export const ATTR_INCIDENT_RETRY_SAFETY_REASON = 'incident.retry_safety.reason';
+/** Technical retryability of the terminal error alone (boolean). */
+export const ATTR_INCIDENT_RETRYABLE = 'incident.retryable';
+/** Worst side effect the run may have caused. */
+export const ATTR_INCIDENT_SIDE_EFFECTS = 'incident.side_effects';
+/** False when a fact the verdict needs is missing (boolean). */
+export const ATTR_INCIDENT_FACTS_COMPLETE = 'incident.facts_complete';
+/** Closed markers of the missing facts (string[]). */
+export const ATTR_INCIDENT_MISSING_FACTS = 'incident.missing_facts';
+/** Sanitized low-cardinality error code such as `UND_ERR_SOCKET` or `http_503`. */
+export const ATTR_INCIDENT_ERROR_CODE = 'incident.error.code';
+/** Provider attempts in the run (int). */
+export const ATTR_INCIDENT_ATTEMPTS = 'incident.attempts';
+/** Attempts that failed and were followed by a retry (int). */
+export const ATTR_INCIDENT_RECOVERED_ATTEMPTS = 'incident.recovered_attempts';
+/** {@link SCHEMA_VERSION} (int). */
+export const ATTR_INCIDENT_SCHEMA_VERSION = 'incident.schema_version';
+
+// Attempt-level keys, written on failed attempt spans. They never collide with
+// the run keys, so counting `incident.cause` counts runs, not attempts.
+/** 1-based number of the attempt within its run (int). */
+export const ATTR_INCIDENT_ATTEMPT_NUMBER = 'incident.attempt.number';
+/** Cause of this attempt's failure. */
+export const ATTR_INCIDENT_ATTEMPT_CAUSE = 'incident.attempt.cause';
+/** Detail of this attempt's failure. */
+export const ATTR_INCIDENT_ATTEMPT_CAUSE_DETAIL = 'incident.attempt.cause.detail';
+/** Phase this attempt was in when it failed. */
+export const ATTR_INCIDENT_ATTEMPT_PHASE = 'incident.attempt.phase';
+/** Retry safety judged from this attempt alone. */
+export const ATTR_INCIDENT_ATTEMPT_RETRY_SAFETY = 'incident.attempt.retry_safety';
+/** Reason for the attempt-level retry safety. */
+export const ATTR_INCIDENT_ATTEMPT_RETRY_SAFETY_REASON = 'incident.attempt.retry_safety.reason';
+/** Technical retryability of this attempt's error (boolean). */
+export const ATTR_INCIDENT_ATTEMPT_RETRYABLE = 'incident.attempt.retryable';
+/** Sanitized error code of this attempt's failure. */
+export const ATTR_INCIDENT_ATTEMPT_ERROR_CODE = 'incident.attempt.error.code';
+
+/** True on a span the processor ended because its run ended first (boolean). */
+export const ATTR_INCIDENT_TRUNCATED = 'incident.truncated';
+
+/** Stable `error.type` key; set to the cause on failed and incomplete runs. */
+export const ATTR_ERROR_TYPE = 'error.type';
+
+/** The run-level keys, in the order docs/attributes.md lists them. */
+export const RUN_ATTRIBUTE_KEYS = [
+  ATTR_INCIDENT_OUTCOME,
+  ATTR_INCIDENT_CAUSE,
+  ATTR_INCIDENT_CAUSE_DETAIL,
+  ATTR_INCIDENT_PHASE,
+  ATTR_INCIDENT_RETRY_SAFETY,
+  ATTR_INCIDENT_RETRY_SAFETY_REASON,
+  ATTR_INCIDENT_RETRYABLE,
+  ATTR_INCIDENT_SIDE_EFFECTS,
+  ATTR_INCIDENT_FACTS_COMPLETE,
+  ATTR_INCIDENT_MISSING_FACTS,
+  ATTR_INCIDENT_ERROR_CODE,
+  ATTR_INCIDENT_ATTEMPTS,
+  ATTR_INCIDENT_RECOVERED_ATTEMPTS,
+  ATTR_INCIDENT_SCHEMA_VERSION,
+] as const;
+
+/** The attempt-level and span-level keys, in the order docs/attributes.md lists them. */
+export const ATTEMPT_ATTRIBUTE_KEYS = [
+  ATTR_INCIDENT_ATTEMPT_NUMBER,
+  ATTR_INCIDENT_ATTEMPT_CAUSE,
+  ATTR_INCIDENT_ATTEMPT_CAUSE_DETAIL,
+  ATTR_INCIDENT_ATTEMPT_PHASE,
+  ATTR_INCIDENT_ATTEMPT_RETRY_SAFETY,
+  ATTR_INCIDENT_ATTEMPT_RETRY_SAFETY_REASON,
+  ATTR_INCIDENT_ATTEMPT_RETRYABLE,
+  ATTR_INCIDENT_ATTEMPT_ERROR_CODE,
+  ATTR_INCIDENT_TRUNCATED,
+] as const;
+
+/** Name of the counter of finished runs. */
+export const METRIC_AGENT_RUNS = 'agent.runs';

@@ -1,0 +1,145 @@
+/**
+ * The closed value sets of the incident contract (docs/attributes.md). Every
+ * value written to a span or a metric comes from one of these lists, so
+ * dashboards and alerts can rely on a bounded set. Changing a list is a
+ * contract change: bump {@link SCHEMA_VERSION} and write a CHANGELOG entry.
+ */
+
+/** How a run ended. Written on every run span as `incident.outcome`. */
+export const OUTCOMES = ['success', 'recovered', 'failed', 'cancelled', 'incomplete'] as const;
+/** One of {@link OUTCOMES}. */
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** What ended the run (or, for `recovered`, the last recovered attempt). */
+export const CAUSES = [
+  'provider_transport_disconnect',
+  'provider_api_error',
+  'watchdog_timeout',
+  'user_cancel',
+  'local_lifecycle_close',
+  'request_setup_failure',
+  'tool_execution_failure',
+  'tool_execution_interrupted',
+  'process_exit',
+  'crash_or_restart_incomplete',
+  'unknown_interruption',
+] as const;
+/** One of {@link CAUSES}. */
+export type Cause = (typeof CAUSES)[number];
+
+/** The closed detail values of each cause, written as `incident.cause.detail`. */
+export const CAUSE_DETAILS = {
+  provider_transport_disconnect: ['socket_closed', 'connection_reset', 'stream_terminated', 'tls', 'unknown'],
+  provider_api_error: [
+    'auth',
+    'rate_limit',
+    'quota_exhausted',
+    'server_overload',
+    'invalid_request',
+    'context_overflow',
+    'content_filter',
+    'unknown',
+  ],
+  watchdog_timeout: ['connect', 'silent_stream', 'total'],
+  user_cancel: ['user_stop', 'client_disconnect', 'unknown'],
+  local_lifecycle_close: ['instance_reload', 'instance_dispose', 'shutdown', 'unknown_lifecycle_close'],
+  request_setup_failure: [],
+  tool_execution_failure: ['invalid_arguments', 'permission_denied', 'environment', 'timeout', 'provider', 'unknown'],
+  tool_execution_interrupted: [],
+  process_exit: [
+    'exit_nonzero',
+    'signal',
+    'stream_error',
+    'fatal_rpc_error',
+    'spawn_failed',
+    'cli_not_installed',
+    'empty_output',
+    'execution_failed',
+  ],
+  crash_or_restart_incomplete: ['run_never_ended', 'restart_detected'],
+  unknown_interruption: [],
+} as const satisfies Record<Cause, readonly string[]>;
+
+/** The detail values allowed for cause `C`. */
+export type CauseDetail<C extends Cause = Cause> = (typeof CAUSE_DETAILS)[C][number];
+/** Transport-disconnect details. */
+export type TransportDetail = CauseDetail<'provider_transport_disconnect'>;
+/** Provider API error kinds. */
+export type ApiErrorKind = CauseDetail<'provider_api_error'>;
+/** Watchdog phases. */
+export type WatchdogPhase = CauseDetail<'watchdog_timeout'>;
+/** Where a user cancel came from. */
+export type CancelOrigin = CauseDetail<'user_cancel'>;
+/** Kinds of local lifecycle close. */
+export type LifecycleKind = CauseDetail<'local_lifecycle_close'>;
+/** Tool failure kinds. */
+export type ToolFailureKind = CauseDetail<'tool_execution_failure'>;
+/** Why an agent process ended. */
+export type ProcessCloseReason = CauseDetail<'process_exit'>;
+
+/** Where the terminal attempt was when it ended (`incident.phase`). */
+export const PHASES = [
+  'setup',
+  'before_first_provider_progress',
+  'reasoning_generation',
+  'text_generation',
+  'tool_input_generation',
+  'tool_call_materialized',
+  'tool_execution',
+  'after_tool_result',
+  'finalizing',
+  'unknown',
+] as const;
+/** One of {@link PHASES}. */
+export type Phase = (typeof PHASES)[number];
+
+/** What a runtime may do next (`incident.retry_safety`). */
+export const RETRY_SAFETIES = ['auto_retry', 'offer_continue', 'ask_user_before_retry', 'do_not_retry', 'unknown'] as const;
+/** One of {@link RETRY_SAFETIES}. */
+export type RetrySafety = (typeof RETRY_SAFETIES)[number];
+
+/** Why the retry safety was chosen (`incident.retry_safety.reason`). */
+export const RETRY_SAFETY_REASONS = [
+  'no_visible_output_or_tool_execution',
+  'reasoning_only_without_final_text',
+  'visible_output_without_tool_execution',
+  'partial_tool_input_without_execution',
+  'tool_call_materialized_without_execution',
+  'tool_execution_started',
+  'unsafe_side_effect_started',
+  'side_effect_facts_incomplete',
+  'user_cancel',
+  'local_lifecycle_close',
+  'not_retryable_error',
+  'retry_budget_exhausted',
+  'unknown',
+] as const;
+/** One of {@link RETRY_SAFETY_REASONS}. */
+export type RetrySafetyReason = (typeof RETRY_SAFETY_REASONS)[number];
+
+/** Side-effect class of a tool, as the runtime declares it. */
+export const TOOL_SIDE_EFFECTS = ['read_only', 'unsafe', 'unknown'] as const;
+/** One of {@link TOOL_SIDE_EFFECTS}. */
+export type ToolSideEffects = (typeof TOOL_SIDE_EFFECTS)[number];
+
+/** Worst side effect a run may have caused (`incident.side_effects`). */
+export const SIDE_EFFECTS = ['none', 'read_only', 'unsafe', 'unknown'] as const;
+/** One of {@link SIDE_EFFECTS}. */
+export type SideEffects = (typeof SIDE_EFFECTS)[number];
+
+/** Markers of facts the verdict needed but did not have (`incident.missing_facts`). */
+export const MISSING_FACTS = [
+  'side_effect_boundary_missing',
+  'tool_execution_start_missing',
+  'provider_progress_missing',
+  'open_child_spans',
+  'run_never_ended',
+  'evidence_truncated',
+] as const;
+/** One of {@link MISSING_FACTS}. */
+export type MissingFact = (typeof MISSING_FACTS)[number];
+
+/** Returns true when `value` is one of `list`; a total type guard for untrusted input. */
+export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
+  return typeof value === 'string' && (list as readonly string[]).includes(value);
+}

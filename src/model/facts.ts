@@ -1,0 +1,147 @@
+/**
+ * Facts: the evidence a verdict is computed from (DESIGN §3). Plain data with
+ * no OpenTelemetry types, so the SDK processor, the gateway and the runtime
+ * recorder build the same values and hand them to the same pure derivation.
+ */
+import type {
+  ApiErrorKind,
+  CancelOrigin,
+  LifecycleKind,
+  ProcessCloseReason,
+  ToolFailureKind,
+  ToolSideEffects,
+  TransportDetail,
+  WatchdogPhase,
+} from './enums.js';
+
+/** A provider error, already reduced to closed values (see `classifyError`). */
+export interface ErrorFact {
+  /**
+   * `transport` for a dropped stream, `api` for a provider rejection, `unknown`
+   * for an error we cannot place (it never becomes a transport disconnect).
+   */
+  readonly kind: 'transport' | 'api' | 'unknown';
+  /** Transport detail or API error kind, depending on `kind`; absent for `unknown`. */
+  readonly detail?: TransportDetail | ApiErrorKind;
+  /** Sanitized low-cardinality code (`UND_ERR_SOCKET`, `http_503`), if known. */
+  readonly code?: string;
+  /** Technical retryability of this error alone; undefined when unknown. */
+  readonly retryable?: boolean;
+}
+
+/** One tool exposed to a provider request. */
+export interface BoundaryTool {
+  readonly name: string;
+  readonly sideEffects: ToolSideEffects;
+  /** True when the provider runs the tool itself (we cannot see its effects). */
+  readonly providerExecuted: boolean;
+}
+
+/** Which tools a provider request could call: its side-effect boundary. */
+export interface SideEffectBoundary {
+  readonly tools: readonly BoundaryTool[];
+  /** True when the request reaches an external system whose effects are not classified. */
+  readonly external: boolean;
+}
+
+interface FactBase {
+  /** When the fact happened, in epoch milliseconds (for a lifecycle close: when it was initiated). */
+  readonly timeMillis: number;
+  /** Tie-breaker within a run when times are equal; lower happened first. */
+  readonly seq: number;
+  /** Key of the attempt this fact belongs to; absent for run-level facts. */
+  readonly attempt?: string;
+}
+
+/** Every fact kind, with its payload. `terminal` facts can end a run. */
+export type Fact = FactBase &
+  (
+    | { readonly kind: 'side_effect_boundary'; readonly boundary: SideEffectBoundary }
+    | { readonly kind: 'provider_progress' }
+    | { readonly kind: 'text_output_started' }
+    | { readonly kind: 'reasoning_output_started' }
+    | { readonly kind: 'tool_input_started'; readonly tool?: string; readonly providerExecuted: boolean }
+    | { readonly kind: 'tool_input_completed'; readonly tool?: string }
+    | {
+        readonly kind: 'tool_call_materialized';
+        readonly tool?: string;
+        readonly sideEffects: ToolSideEffects;
+        readonly providerExecuted: boolean;
+      }
+    | { readonly kind: 'tool_execution_started'; readonly tool?: string; readonly sideEffects: ToolSideEffects }
+    | { readonly kind: 'tool_execution_completed'; readonly tool?: string; readonly startSeen: boolean }
+    | {
+        readonly kind: 'tool_execution_failed';
+        readonly tool?: string;
+        readonly detail: ToolFailureKind;
+        readonly code?: string;
+        readonly startSeen: boolean;
+      }
+    | { readonly kind: 'tool_execution_interrupted'; readonly tool?: string }
+    | { readonly kind: 'pending_tool_interrupted'; readonly tool?: string }
+    | { readonly kind: 'watchdog_fired'; readonly phase: WatchdogPhase; readonly budgetMillis?: number }
+    | { readonly kind: 'provider_error'; readonly error: ErrorFact }
+    | { readonly kind: 'attempt_finished' }
+    | { readonly kind: 'retry_issued'; readonly ofAttempt?: string }
+    | { readonly kind: 'user_cancel'; readonly origin: CancelOrigin }
+    | { readonly kind: 'lifecycle_close'; readonly lifecycle: LifecycleKind }
+    | { readonly kind: 'setup_failure'; readonly code?: string }
+    | {
+        readonly kind: 'process_exit';
+        readonly reason: ProcessCloseReason;
+        readonly exitCode?: number;
+        readonly signal?: string;
+      }
+    | { readonly kind: 'run_error'; readonly code?: string }
+    | { readonly kind: 'child_run_side_effects'; readonly sideEffects: 'read_only' | 'unsafe' | 'unknown' }
+  );
+
+/** A fact whose sequence number is not assigned yet (the run that collects it assigns one). */
+export type FactDraft = WithoutSeq<Fact>;
+type WithoutSeq<T> = T extends unknown ? Omit<T, 'seq'> & { readonly seq?: number } : never;
+
+/** The `kind` of a {@link Fact}. */
+export type FactKind = Fact['kind'];
+
+/** The fact of kind `K`. */
+export type FactOf<K extends FactKind> = Extract<Fact, { kind: K }>;
+
+/** Fact kinds that can end a run. */
+export const TERMINAL_FACT_KINDS: ReadonlySet<FactKind> = new Set<FactKind>([
+  'tool_execution_failed',
+  'tool_execution_interrupted',
+  'watchdog_fired',
+  'provider_error',
+  'user_cancel',
+  'lifecycle_close',
+  'setup_failure',
+  'process_exit',
+  'run_error',
+]);
+
+/** One provider attempt of a run. */
+export interface AttemptRecord {
+  /** Stable key within the run (the attempt span's id). */
+  readonly key: string;
+  /** 1-based position among the run's attempts. */
+  readonly number: number;
+  readonly startMillis: number;
+}
+
+/** Everything known about one run, ready for `deriveIncident`. */
+export interface RunFacts {
+  readonly facts: readonly Fact[];
+  readonly attempts: readonly AttemptRecord[];
+  /** The run span never ended: it was finalized at the age limit or at flush/shutdown. */
+  readonly neverEnded?: boolean;
+  /** Part of the run's facts were lost (state evicted, evidence cut off). */
+  readonly evidenceTruncated?: boolean;
+  /** Some child spans were still open when the run ended. */
+  readonly openChildren?: boolean;
+  /** Attempts still open when their run ended (their stream never finished). */
+  readonly truncatedAttempts?: readonly string[];
+  /** Facts came from a convention that does not record provider progress. */
+  readonly progressUnknown?: boolean;
+  /** A tool completed or failed with no record of its start. */
+  readonly toolStartMissing?: boolean;
+}

@@ -1,0 +1,36 @@
+/**
+ * The verdict about one run: what ended it, where, and what may be done next.
+ * Plain data; `incidentAttributes` turns it into span attributes.
+ */
+import type { Cause, MissingFact, Outcome, Phase, RetrySafety, RetrySafetyReason, SideEffects } from './enums.js';
+
+/** The verdict on a run (DESIGN §2). Optional fields are absent when they do not apply. */
+export interface Incident {
+  readonly outcome: Outcome;
+  /** Absent only when the outcome is `success`. */
+  readonly cause?: Cause;
+  readonly causeDetail?: string;
+  readonly phase?: Phase;
+  readonly retrySafety?: RetrySafety;
+  readonly retrySafetyReason?: RetrySafetyReason;
+  /** Technical retryability of the terminal error alone; absent when unknown. */
+  readonly retryable?: boolean;
+  readonly sideEffects: SideEffects;
+  readonly factsComplete: boolean;
+  readonly missingFacts: readonly MissingFact[];
+  readonly errorCode?: string;
+  readonly attempts: number;
+  readonly recoveredAttempts: number;
+}
+
+/** The verdict on one failed attempt, written under the `incident.attempt.*` keys. */
+export interface AttemptVerdict {
+  readonly number: number;
+  readonly cause: Cause;
+  readonly causeDetail?: string;
+  readonly phase: Phase;
+  readonly retrySafety: RetrySafety;
+  readonly retrySafetyReason: RetrySafetyReason;
+  readonly retryable?: boolean;
+  readonly errorCode?: string;
+}

@@ -1,0 +1,93 @@
+/**
+ * The native convention: how a runtime records incident facts on GenAI spans
+ * so any processor or gateway can read them back. `RunRecorder` writes it;
+ * runtimes in other languages can emit it by hand (docs/conventions.md).
+ *
+ * Spans follow the OpenTelemetry GenAI conventions: `invoke_agent` (the run),
+ * `chat` (one provider attempt), `execute_tool` (one tool execution). Facts are
+ * span events named `agent_incidents.<fact>` with `agent_incidents.*` attributes.
+ */
+
+/** GenAI attribute keys the convention relies on. */
+export const GEN_AI = {
+  OPERATION_NAME: 'gen_ai.operation.name',
+  PROVIDER_NAME: 'gen_ai.provider.name',
+  REQUEST_MODEL: 'gen_ai.request.model',
+  AGENT_NAME: 'gen_ai.agent.name',
+  TOOL_NAME: 'gen_ai.tool.name',
+  TOOL_CALL_ID: 'gen_ai.tool.call.id',
+  FINISH_REASONS: 'gen_ai.response.finish_reasons',
+  TIME_TO_FIRST_CHUNK: 'gen_ai.response.time_to_first_chunk',
+  REQUEST_STREAM: 'gen_ai.request.stream',
+  HTTP_STATUS: 'http.response.status_code',
+  ERROR_TYPE: 'error.type',
+} as const;
+
+/** `gen_ai.operation.name` values that mark the three span roles. */
+export const OPERATION = {
+  RUN: 'invoke_agent',
+  ATTEMPTS: ['chat', 'text_completion', 'generate_content'],
+  TOOL: 'execute_tool',
+} as const;
+
+/** Span event names of the native convention. */
+export const NATIVE_EVENT = {
+  SIDE_EFFECT_BOUNDARY: 'agent_incidents.side_effect_boundary',
+  PROVIDER_PROGRESS: 'agent_incidents.provider_progress',
+  TEXT_OUTPUT_STARTED: 'agent_incidents.text_output_started',
+  REASONING_OUTPUT_STARTED: 'agent_incidents.reasoning_output_started',
+  TOOL_INPUT_STARTED: 'agent_incidents.tool_input_started',
+  TOOL_INPUT_COMPLETED: 'agent_incidents.tool_input_completed',
+  TOOL_CALL_MATERIALIZED: 'agent_incidents.tool_call_materialized',
+  PENDING_TOOL_INTERRUPTED: 'agent_incidents.pending_tool_interrupted',
+  TOOL_EXECUTION_FAILED: 'agent_incidents.tool_execution_failed',
+  TOOL_EXECUTION_INTERRUPTED: 'agent_incidents.tool_execution_interrupted',
+  WATCHDOG_FIRED: 'agent_incidents.watchdog_fired',
+  PROVIDER_ERROR: 'agent_incidents.provider_error',
+  ATTEMPT_FINISHED: 'agent_incidents.attempt_finished',
+  RETRY_ISSUED: 'agent_incidents.retry_issued',
+  USER_CANCEL: 'agent_incidents.user_cancel',
+  LIFECYCLE_CLOSE: 'agent_incidents.lifecycle_close',
+  SETUP_FAILURE: 'agent_incidents.setup_failure',
+  PROCESS_EXIT: 'agent_incidents.process_exit',
+} as const;
+
+/** Attribute keys of the native convention (on spans and on fact events). */
+export const NATIVE_ATTR = {
+  /** Per-run sequence number of a fact event; breaks ties between equal times. */
+  SEQ: 'agent_incidents.seq',
+  /** 1-based attempt number, on `chat` spans. */
+  ATTEMPT_NUMBER: 'agent_incidents.attempt.number',
+  /** `read_only` | `unsafe` | `unknown`, on `execute_tool` spans and materialized calls. */
+  TOOL_SIDE_EFFECTS: 'agent_incidents.tool.side_effects',
+  /** The provider runs this tool itself (boolean). */
+  TOOL_PROVIDER_EXECUTED: 'agent_incidents.tool.provider_executed',
+  /** Boundary tool lists by class (string[] of tool names). */
+  BOUNDARY_READ_ONLY: 'agent_incidents.boundary.read_only_tools',
+  BOUNDARY_UNSAFE: 'agent_incidents.boundary.unsafe_tools',
+  BOUNDARY_UNKNOWN: 'agent_incidents.boundary.unknown_tools',
+  BOUNDARY_PROVIDER_EXECUTED: 'agent_incidents.boundary.provider_executed_tools',
+  /** The request reaches an external system whose effects are not classified (boolean). */
+  BOUNDARY_EXTERNAL: 'agent_incidents.boundary.external',
+  /** Stream part type that counted as progress (`text-delta`, …). */
+  CHUNK_TYPE: 'agent_incidents.chunk.type',
+  WATCHDOG_PHASE: 'agent_incidents.watchdog.phase',
+  WATCHDOG_BUDGET_MS: 'agent_incidents.watchdog.budget_ms',
+  /** `transport` | `api` | `unknown`. */
+  ERROR_KIND: 'agent_incidents.error.kind',
+  ERROR_DETAIL: 'agent_incidents.error.detail',
+  ERROR_CODE: 'agent_incidents.error.code',
+  ERROR_RETRYABLE: 'agent_incidents.error.retryable',
+  /** Tool failure kind (`invalid_arguments`, …). */
+  TOOL_FAILURE_KIND: 'agent_incidents.tool.failure_kind',
+  /** Number of the attempt a retry was issued for (int). */
+  RETRY_OF_ATTEMPT: 'agent_incidents.retry.of_attempt',
+  RETRY_DELAY_MS: 'agent_incidents.retry.delay_ms',
+  CANCEL_ORIGIN: 'agent_incidents.cancel.origin',
+  LIFECYCLE_KIND: 'agent_incidents.lifecycle.kind',
+  /** When the close was initiated, epoch milliseconds (double); orders it before later failures. */
+  LIFECYCLE_INITIATED_AT: 'agent_incidents.lifecycle.initiated_at_ms',
+  PROCESS_EXIT_CODE: 'process.exit.code',
+  PROCESS_SIGNAL: 'agent_incidents.process.signal',
+  PROCESS_CLOSE_REASON: 'agent_incidents.process.close_reason',
+} as const;

@@ -1,0 +1,517 @@
+/**
+ * RunRecorder: the runtime side of the native convention. It starts the run,
+ * attempt and tool spans with GenAI attributes, records every fact as a span
+ * event, and derives the same verdict in-process that the processor exports,
+ * from the same facts and the same pure functions.
+ */
+import type { Attributes, Context, HrTime, Span, Tracer } from '@opentelemetry/api';
+import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { decodeNativeEvent } from '../conventions/native-events.js';
+import { classifyError, classifyToolError, describeError, toolErrorCode } from '../derive/classify-error.js';
+import { deriveIncident } from '../derive/derive-incident.js';
+import type { Policy, PolicyInput } from '../derive/policy.js';
+import { resolvePolicy } from '../derive/policy.js';
+import type { CancelOrigin, LifecycleKind, ProcessCloseReason, ToolSideEffects, WatchdogPhase } from '../model/enums.js';
+import type { AttemptRecord, Fact, FactDraft } from '../model/facts.js';
+import type { Incident } from '../model/incident.js';
+import { GEN_AI, NATIVE_ATTR as A, NATIVE_EVENT as E, OPERATION } from '../model/native-convention.js';
+
+/** One tool exposed to a provider request. */
+export interface BoundaryToolInput {
+  readonly name: string;
+  /** @default 'unknown' */
+  readonly sideEffects?: ToolSideEffects;
+  /** The provider runs this tool itself. @default false */
+  readonly providerExecuted?: boolean;
+}
+
+/** The side-effect boundary of a request: every tool it exposes. */
+export interface BoundaryInput {
+  readonly tools: readonly BoundaryToolInput[];
+  /** The request reaches an external system whose effects are not classified. @default false */
+  readonly external?: boolean;
+}
+
+/** Options of {@link RunRecorder.start}. */
+export interface RunRecorderOptions {
+  /** @default trace.getTracer('agent-incidents') */
+  readonly tracer?: Tracer;
+  /** `gen_ai.agent.name`; also names the run span `invoke_agent <name>`. */
+  readonly agentName?: string;
+  /** `gen_ai.provider.name` of the run and its attempts. */
+  readonly providerName?: string;
+  /** `gen_ai.request.model` default for attempts. */
+  readonly model?: string;
+  /** `gen_ai.conversation.id`. */
+  readonly conversationId?: string;
+  /** Parent context of the run span. @default the active context */
+  readonly parentContext?: Context;
+  /** Policy of the in-process verdict; see `Policy` for defaults. */
+  readonly policy?: PolicyInput;
+  /** Clock in epoch milliseconds (sub-millisecond precision). @default performance.timeOrigin + performance.now() */
+  readonly clock?: () => number;
+}
+
+function hr(millis: number): HrTime {
+  const seconds = Math.floor(millis / 1000);
+  return [seconds, Math.round((millis - seconds * 1000) * 1e6)];
+}
+
+const defaultClock = (): number => performance.timeOrigin + performance.now();
+
+/** Stream part types (AI SDK `fullStream`) that are provider progress. */
+const TEXT_PARTS = new Set(['text-start', 'text-delta', 'text']);
+const REASONING_PARTS = new Set(['reasoning-start', 'reasoning-delta', 'reasoning']);
+const OTHER_PROGRESS_PARTS = new Set(['tool-input-delta', 'tool-result', 'tool-error', 'source', 'file']);
+
+/** Records one run. Create it with {@link RunRecorder.start}. */
+export class RunRecorder {
+  /** The run span (`invoke_agent`). */
+  readonly span: Span;
+  readonly #tracer: Tracer;
+  readonly #clock: () => number;
+  readonly #policy: Policy;
+  readonly #options: RunRecorderOptions;
+  readonly #context: Context;
+  readonly #facts: Fact[] = [];
+  readonly #attempts: AttemptRecord[] = [];
+  readonly #open = new Set<{ readonly ended: boolean }>();
+  #seq = 0;
+  #ended = false;
+
+  private constructor(options: RunRecorderOptions) {
+    this.#options = options;
+    this.#tracer = options.tracer ?? trace.getTracer('agent-incidents');
+    this.#clock = options.clock ?? defaultClock;
+    this.#policy = resolvePolicy(options.policy);
+    const attributes: Attributes = { [GEN_AI.OPERATION_NAME]: OPERATION.RUN };
+    if (options.agentName) attributes[GEN_AI.AGENT_NAME] = options.agentName;
+    if (options.providerName) attributes[GEN_AI.PROVIDER_NAME] = options.providerName;
+    if (options.model) attributes[GEN_AI.REQUEST_MODEL] = options.model;
+    if (options.conversationId) attributes['gen_ai.conversation.id'] = options.conversationId;
+    const parent = options.parentContext ?? otelContext.active();
+    this.span = this.#tracer.startSpan(
+      options.agentName ? `${OPERATION.RUN} ${options.agentName}` : OPERATION.RUN,
+      { kind: SpanKind.INTERNAL, attributes, startTime: hr(this.#clock()) },
+      parent,
+    );
+    this.#context = trace.setSpan(parent, this.span);
+  }
+
+  /**
+   * Starts a run: an `invoke_agent` span with GenAI attributes.
+   * @example
+   * const run = RunRecorder.start({ agentName: 'coder', providerName: 'openai' });
+   * const attempt = run.startAttempt({ boundary: { tools: [{ name: 'read', sideEffects: 'read_only' }] } });
+   */
+  static start(options: RunRecorderOptions = {}): RunRecorder {
+    return new RunRecorder(options);
+  }
+
+  /** Context with the run span active, for spans the runtime starts itself. */
+  get context(): Context {
+    return this.#context;
+  }
+
+  /** Whether {@link end} was called. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Starts a provider attempt (`chat` span) and records its side-effect boundary. */
+  startAttempt(options: { readonly model?: string; readonly boundary?: BoundaryInput } = {}): AttemptRecorder {
+    const number = this.#attempts.length + 1;
+    const model = options.model ?? this.#options.model;
+    const attributes: Attributes = {
+      [GEN_AI.OPERATION_NAME]: 'chat',
+      [A.ATTEMPT_NUMBER]: number,
+      [GEN_AI.REQUEST_STREAM]: true,
+    };
+    if (this.#options.providerName) attributes[GEN_AI.PROVIDER_NAME] = this.#options.providerName;
+    if (model) attributes[GEN_AI.REQUEST_MODEL] = model;
+    const startMillis = this.#clock();
+    const span = this.#tracer.startSpan(
+      model ? `chat ${model}` : 'chat',
+      { kind: SpanKind.CLIENT, attributes, startTime: hr(startMillis) },
+      this.#context,
+    );
+    const key = span.spanContext().spanId;
+    this.#attempts.push({ key, number, startMillis });
+    const attempt = new AttemptRecorder(this, span, key, number);
+    this.#open.add(attempt);
+    if (options.boundary) attempt.recordBoundary(options.boundary);
+    return attempt;
+  }
+
+  /** Starts a tool execution (`execute_tool` span), linked to the attempt that called it. */
+  startTool(options: {
+    readonly name: string;
+    readonly callId?: string;
+    /** @default 'unknown' */
+    readonly sideEffects?: ToolSideEffects;
+    readonly attempt?: AttemptRecorder;
+  }): ToolRecorder {
+    const sideEffects = options.sideEffects ?? 'unknown';
+    const attributes: Attributes = {
+      [GEN_AI.OPERATION_NAME]: OPERATION.TOOL,
+      [GEN_AI.TOOL_NAME]: options.name,
+      [A.TOOL_SIDE_EFFECTS]: sideEffects,
+    };
+    if (options.callId) attributes[GEN_AI.TOOL_CALL_ID] = options.callId;
+    const startMillis = this.#clock();
+    const span = this.#tracer.startSpan(
+      `${OPERATION.TOOL} ${options.name}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes,
+        startTime: hr(startMillis),
+        links: options.attempt ? [{ context: options.attempt.span.spanContext() }] : [],
+      },
+      this.#context,
+    );
+    const attempt = options.attempt?.key ?? this.#attemptAt(startMillis);
+    this.#push({ kind: 'tool_execution_started', tool: options.name, sideEffects, timeMillis: startMillis, attempt });
+    const tool = new ToolRecorder(this, span, options.name, attempt);
+    this.#open.add(tool);
+    return tool;
+  }
+
+  /** Records that an automatic retry of `attempt` was issued (before its backoff). */
+  retryIssued(attempt: AttemptRecorder, options: { readonly delayMillis?: number } = {}): void {
+    const attributes: Attributes = { [A.RETRY_OF_ATTEMPT]: attempt.number };
+    if (options.delayMillis !== undefined) attributes[A.RETRY_DELAY_MS] = options.delayMillis;
+    this.record(this.span, E.RETRY_ISSUED, attributes, undefined);
+  }
+
+  /** Records that the user (or the client) cancelled the run. */
+  userCancel(origin: CancelOrigin = 'user_stop'): void {
+    this.record(this.span, E.USER_CANCEL, { [A.CANCEL_ORIGIN]: origin }, undefined);
+  }
+
+  /**
+   * Records a local lifecycle close (reload, dispose, shutdown). `initiatedAt`
+   * (epoch ms or Date) orders it before failures it caused that were recorded first.
+   */
+  lifecycleClose(options: { readonly kind: LifecycleKind; readonly initiatedAt?: number | Date }): void {
+    const attributes: Attributes = { [A.LIFECYCLE_KIND]: options.kind };
+    const initiated = options.initiatedAt instanceof Date ? options.initiatedAt.getTime() : options.initiatedAt;
+    if (initiated !== undefined && Number.isFinite(initiated)) attributes[A.LIFECYCLE_INITIATED_AT] = initiated;
+    this.record(this.span, E.LIFECYCLE_CLOSE, attributes, undefined);
+  }
+
+  /** Records that building the provider request failed before any attempt. */
+  setupFailure(error: unknown): void {
+    const code = classifyError(describeError(error)).code;
+    this.record(this.span, E.SETUP_FAILURE, code ? { [A.ERROR_CODE]: code } : {}, undefined);
+  }
+
+  /** Records that the agent process exited. */
+  processExit(options: { readonly exitCode?: number; readonly signal?: string; readonly closeReason?: ProcessCloseReason }): void {
+    const attributes: Attributes = { [A.PROCESS_CLOSE_REASON]: options.closeReason ?? 'execution_failed' };
+    if (options.exitCode !== undefined) attributes[A.PROCESS_EXIT_CODE] = options.exitCode;
+    if (options.signal) attributes[A.PROCESS_SIGNAL] = options.signal;
+    this.record(this.span, E.PROCESS_EXIT, attributes, undefined);
+  }
+
+  /**
+   * The verdict from what was recorded so far, computed by the same pure
+   * functions the processor uses on the exported spans.
+   */
+  incident(): Incident {
+    const open = this.#ended ? [...this.#open].filter((o) => !o.ended) : [];
+    return deriveIncident(
+      {
+        facts: this.#facts,
+        attempts: this.#attempts,
+        openChildren: open.length > 0,
+        truncatedAttempts: open.filter((o): o is AttemptRecorder => o instanceof AttemptRecorder).map((a) => a.key),
+      },
+      this.#policy,
+    );
+  }
+
+  /** Ends the run span (once) and returns the final verdict. */
+  end(): Incident {
+    if (!this.#ended) {
+      this.#ended = true;
+      this.span.end(hr(this.#clock()));
+    }
+    return this.incident();
+  }
+
+  /** @internal Records a native fact event on `span` and keeps the decoded fact. */
+  record(span: Span, name: string, attributes: Attributes, attempt: string | undefined, timeMillis = this.#clock()): void {
+    if (this.#ended) return;
+    const seq = ++this.#seq;
+    const eventAttributes = { ...attributes, [A.SEQ]: seq };
+    span.addEvent(name, eventAttributes, hr(timeMillis));
+    // Decode what was written, so the in-process facts are exactly the exported ones.
+    const decoded = decodeNativeEvent({ name, timeMillis, attributes: eventAttributes }, (n) => this.#attempts.find((a) => a.number === n)?.key);
+    if (!decoded) return;
+    const runLevel = span === this.span;
+    this.#facts.push({ timeMillis, attempt: runLevel ? undefined : attempt, ...decoded, seq } as Fact);
+  }
+
+  /** @internal Keeps a fact that is expressed by span structure, not by an event. */
+  push(draft: FactDraft): void {
+    this.#push(draft);
+  }
+
+  /** @internal */
+  now(): number {
+    return this.#clock();
+  }
+
+  /** @internal */
+  hrTime(millis: number): HrTime {
+    return hr(millis);
+  }
+
+  /** @internal */
+  closed(handle: { readonly ended: boolean }): void {
+    this.#open.delete(handle);
+  }
+
+  #push(draft: FactDraft): void {
+    if (this.#ended) return;
+    this.#facts.push({ ...draft, seq: draft.seq ?? 1_000_000_000 + this.#facts.length } as Fact);
+  }
+
+  #attemptAt(timeMillis: number): string | undefined {
+    return this.#attempts.filter((a) => a.startMillis <= timeMillis).at(-1)?.key;
+  }
+}
+
+/** Records one provider attempt. Every method is a no-op once the attempt ended. */
+export class AttemptRecorder {
+  /** The attempt span (`chat`). */
+  readonly span: Span;
+  /** 1-based number of the attempt within its run. */
+  readonly number: number;
+  /** @internal */
+  readonly key: string;
+  readonly #run: RunRecorder;
+  readonly #once = new Set<string>();
+  #ended = false;
+
+  /** @internal */
+  constructor(run: RunRecorder, span: Span, key: string, number: number) {
+    this.#run = run;
+    this.span = span;
+    this.key = key;
+    this.number = number;
+  }
+
+  /** Whether the attempt ended (finished, failed or watchdog). */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Records the tools exposed to this request (its side-effect boundary). */
+  recordBoundary(boundary: BoundaryInput): void {
+    const byClass = (c: ToolSideEffects) => boundary.tools.filter((t) => (t.sideEffects ?? 'unknown') === c).map((t) => t.name);
+    this.#record(E.SIDE_EFFECT_BOUNDARY, {
+      [A.BOUNDARY_READ_ONLY]: byClass('read_only'),
+      [A.BOUNDARY_UNSAFE]: byClass('unsafe'),
+      [A.BOUNDARY_UNKNOWN]: byClass('unknown'),
+      [A.BOUNDARY_PROVIDER_EXECUTED]: boundary.tools.filter((t) => t.providerExecuted).map((t) => t.name),
+      [A.BOUNDARY_EXTERNAL]: boundary.external === true,
+    });
+  }
+
+  /**
+   * Records one stream part by its type (the AI SDK `fullStream` part types).
+   * Lifecycle-only parts (`start`, `stream-start`, `response-metadata`,
+   * `start-step`, `finish-step`, `finish`) are not progress and record nothing.
+   */
+  chunk(
+    type: string,
+    details: { readonly toolName?: string; readonly toolCallId?: string; readonly sideEffects?: ToolSideEffects; readonly providerExecuted?: boolean } = {},
+  ): void {
+    if (TEXT_PARTS.has(type)) {
+      this.providerProgress(type);
+      this.textOutput();
+    } else if (REASONING_PARTS.has(type)) {
+      this.providerProgress(type);
+      this.reasoningOutput();
+    } else if (type === 'tool-input-start') {
+      this.providerProgress(type);
+      this.toolInputStarted(details.toolName, { providerExecuted: details.providerExecuted });
+    } else if (type === 'tool-input-end') {
+      this.toolInputCompleted(details.toolName);
+    } else if (type === 'tool-call') {
+      this.providerProgress(type);
+      this.toolCallMaterialized({
+        name: details.toolName,
+        callId: details.toolCallId,
+        sideEffects: details.sideEffects,
+        providerExecuted: details.providerExecuted,
+      });
+    } else if (OTHER_PROGRESS_PARTS.has(type)) {
+      this.providerProgress(type);
+    }
+  }
+
+  /** Records the first real provider output of this attempt (recorded once). */
+  providerProgress(chunkType?: string): void {
+    this.#recordOnce(E.PROVIDER_PROGRESS, chunkType ? { [A.CHUNK_TYPE]: chunkType } : {});
+  }
+
+  /** Records that visible text output started (recorded once). */
+  textOutput(): void {
+    this.#recordOnce(E.TEXT_OUTPUT_STARTED, {});
+  }
+
+  /** Records that reasoning output started (recorded once). */
+  reasoningOutput(): void {
+    this.#recordOnce(E.REASONING_OUTPUT_STARTED, {});
+  }
+
+  /** Records that the model started streaming a tool call's input. */
+  toolInputStarted(toolName?: string, options: { readonly providerExecuted?: boolean } = {}): void {
+    const attributes: Attributes = { [A.TOOL_PROVIDER_EXECUTED]: options.providerExecuted === true };
+    if (toolName) attributes[GEN_AI.TOOL_NAME] = toolName;
+    this.#record(E.TOOL_INPUT_STARTED, attributes);
+  }
+
+  /** Records that a tool call's input finished streaming. */
+  toolInputCompleted(toolName?: string): void {
+    this.#record(E.TOOL_INPUT_COMPLETED, toolName ? { [GEN_AI.TOOL_NAME]: toolName } : {});
+  }
+
+  /** Records a complete tool call (it may not run yet), with its side-effect class. */
+  toolCallMaterialized(call: {
+    readonly name?: string;
+    readonly callId?: string;
+    /** @default 'unknown' */
+    readonly sideEffects?: ToolSideEffects;
+    readonly providerExecuted?: boolean;
+  }): void {
+    const attributes: Attributes = {
+      [A.TOOL_SIDE_EFFECTS]: call.sideEffects ?? 'unknown',
+      [A.TOOL_PROVIDER_EXECUTED]: call.providerExecuted === true,
+    };
+    if (call.name) attributes[GEN_AI.TOOL_NAME] = call.name;
+    if (call.callId) attributes[GEN_AI.TOOL_CALL_ID] = call.callId;
+    this.#record(E.TOOL_CALL_MATERIALIZED, attributes);
+  }
+
+  /** Cleanup evidence: a tool part that never ran was closed. Not terminal. */
+  pendingToolInterrupted(toolName?: string): void {
+    this.#record(E.PENDING_TOOL_INTERRUPTED, toolName ? { [GEN_AI.TOOL_NAME]: toolName } : {});
+  }
+
+  /** Records that a local watchdog fired, and ends the attempt as failed. */
+  watchdogFired(options: { readonly phase: WatchdogPhase; readonly budgetMillis?: number }): void {
+    const attributes: Attributes = { [A.WATCHDOG_PHASE]: options.phase };
+    if (options.budgetMillis !== undefined) attributes[A.WATCHDOG_BUDGET_MS] = options.budgetMillis;
+    this.#record(E.WATCHDOG_FIRED, attributes);
+    this.#end(SpanStatusCode.ERROR, `watchdog_timeout (${options.phase})`, 'watchdog_timeout');
+  }
+
+  /**
+   * Records the error that ended the attempt (classified from its cause chain:
+   * `TypeError: terminated` → `UND_ERR_SOCKET`) and ends the attempt as failed.
+   */
+  fail(error: unknown): void {
+    if (this.#ended) return;
+    const classified = classifyError(describeError(error));
+    const attributes: Attributes = { [A.ERROR_KIND]: classified.kind };
+    if (classified.detail) attributes[A.ERROR_DETAIL] = classified.detail;
+    if (classified.code) attributes[A.ERROR_CODE] = classified.code;
+    if (classified.retryable !== undefined) attributes[A.ERROR_RETRYABLE] = classified.retryable;
+    this.#record(E.PROVIDER_ERROR, attributes);
+    if (error instanceof Error) this.span.recordException(error, this.#run.hrTime(this.#run.now()));
+    const message = error instanceof Error ? error.message : String(error);
+    this.#end(SpanStatusCode.ERROR, message, classified.code ?? classified.detail ?? '_OTHER');
+  }
+
+  /** Records that the attempt's stream finished normally and ends the attempt. */
+  finish(options: { readonly finishReasons?: readonly string[] } = {}): void {
+    if (this.#ended) return;
+    if (options.finishReasons) this.span.setAttribute(GEN_AI.FINISH_REASONS, [...options.finishReasons]);
+    this.#record(E.ATTEMPT_FINISHED, {});
+    this.#end(SpanStatusCode.UNSET);
+  }
+
+  #recordOnce(name: string, attributes: Attributes): void {
+    if (this.#once.has(name)) return;
+    this.#once.add(name);
+    this.#record(name, attributes);
+  }
+
+  #record(name: string, attributes: Attributes): void {
+    if (this.#ended) return;
+    this.#run.record(this.span, name, attributes, this.key);
+  }
+
+  #end(code: SpanStatusCode, message?: string, errorType?: string): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (code === SpanStatusCode.ERROR) {
+      this.span.setStatus({ code, message });
+      if (errorType) this.span.setAttribute(GEN_AI.ERROR_TYPE, errorType);
+    }
+    this.span.end(this.#run.hrTime(this.#run.now()));
+    this.#run.closed(this);
+  }
+}
+
+/** Records one tool execution. Every method is a no-op once the tool ended. */
+export class ToolRecorder {
+  /** The tool span (`execute_tool`). */
+  readonly span: Span;
+  readonly #run: RunRecorder;
+  readonly #name: string;
+  readonly #attempt: string | undefined;
+  #ended = false;
+
+  /** @internal */
+  constructor(run: RunRecorder, span: Span, name: string, attempt: string | undefined) {
+    this.#run = run;
+    this.span = span;
+    this.#name = name;
+    this.#attempt = attempt;
+  }
+
+  /** Whether the tool execution ended. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Records that the tool finished and ends its span. */
+  complete(): void {
+    if (this.#ended) return;
+    const time = this.#run.now();
+    this.#run.push({ kind: 'tool_execution_completed', tool: this.#name, startSeen: true, timeMillis: time, attempt: this.#attempt });
+    this.#end(time);
+  }
+
+  /** Records that the tool failed (classified into a closed kind) and ends its span. */
+  fail(error: unknown): void {
+    if (this.#ended) return;
+    const description = describeError(error);
+    const code = toolErrorCode(description);
+    const attributes: Attributes = { [A.TOOL_FAILURE_KIND]: classifyToolError(description) };
+    if (code) attributes[A.ERROR_CODE] = code;
+    this.#run.record(this.span, E.TOOL_EXECUTION_FAILED, attributes, this.#attempt);
+    if (error instanceof Error) this.span.recordException(error);
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    this.span.setAttribute(GEN_AI.ERROR_TYPE, code ?? String(attributes[A.TOOL_FAILURE_KIND]));
+    this.#end(this.#run.now());
+  }
+
+  /** Records that the running tool was interrupted (aborted) and ends its span. */
+  interrupt(): void {
+    if (this.#ended) return;
+    this.#run.record(this.span, E.TOOL_EXECUTION_INTERRUPTED, {}, this.#attempt);
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool execution interrupted' });
+    this.#end(this.#run.now());
+  }
+
+  #end(time: number): void {
+    this.#ended = true;
+    this.span.end(this.#run.hrTime(time));
+    this.#run.closed(this);
+  }
+}

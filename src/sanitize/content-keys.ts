@@ -1,0 +1,63 @@
+/**
+ * Attribute keys that carry prompts, outputs, tool arguments or other content,
+ * per supported convention. They are read for facts, then removed before export.
+ */
+
+/** Exact content keys. */
+export const CONTENT_KEYS: ReadonlySet<string> = new Set([
+  // OpenTelemetry GenAI (all opt-in and "may contain sensitive information").
+  'gen_ai.input.messages',
+  'gen_ai.output.messages',
+  'gen_ai.system_instructions',
+  'gen_ai.tool.definitions',
+  'gen_ai.tool.call.arguments',
+  'gen_ai.tool.call.result',
+  'gen_ai.retrieval.query.text',
+  'gen_ai.retrieval.documents',
+  'gen_ai.memory.query.text',
+  'gen_ai.memory.records',
+  // Vercel AI SDK `ai.*`.
+  'ai.response.text',
+  'ai.response.reasoning',
+  'ai.response.toolCalls',
+  'ai.response.providerMetadata',
+  'ai.response.object',
+  'ai.toolCall.args',
+  'ai.toolCall.result',
+  'ai.toolCall.input',
+  'ai.toolCall.output',
+  'ai.value',
+  'ai.values',
+  // OpenInference.
+  'input.value',
+  'output.value',
+  'tool.parameters',
+  // OpenLLMetry.
+  'traceloop.entity.input',
+  'traceloop.entity.output',
+]);
+
+/** Key prefixes whose every key is content. */
+export const CONTENT_KEY_PREFIXES: readonly string[] = [
+  'gen_ai.prompt',
+  'gen_ai.completion',
+  'ai.prompt',
+  'ai.request.headers.',
+  'ai.telemetry.metadata.',
+  'llm.input_messages.',
+  'llm.output_messages.',
+  'llm.prompts',
+  'llm.prompt_template.',
+  'tool_call.',
+  'retrieval.documents.',
+  'embedding.embeddings.',
+];
+
+/** True when `key` carries content under any supported convention. */
+export function isContentKey(key: string): boolean {
+  if (CONTENT_KEYS.has(key)) return true;
+  for (const prefix of CONTENT_KEY_PREFIXES) {
+    if (key.startsWith(prefix)) return true;
+  }
+  return false;
+}

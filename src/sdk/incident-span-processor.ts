@@ -1,0 +1,387 @@
+/**
+ * IncidentSpanProcessor: the only code that touches the OpenTelemetry SDK. It
+ * tracks agent runs from `onStart`, reads facts from every span of a run as it
+ * ends, writes the run's incident in the run span's `onEnding` (so every
+ * processor's `onEnd`, whatever its position, sees it) and sanitizes every span.
+ */
+import type { Context, Counter } from '@opentelemetry/api';
+import { diag, metrics, SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ExtractContext, Extraction } from '../conventions/adapter.js';
+import { recognise } from '../conventions/index.js';
+import type { SpanView } from '../conventions/span-view.js';
+import { deriveAttemptVerdict, deriveIncident } from '../derive/derive-incident.js';
+import { attemptVerdictAttributes, incidentAttributes } from '../derive/incident-attributes.js';
+import { attemptAt, isTerminal } from '../derive/timeline.js';
+import * as K from '../model/attributes.js';
+import type { Fact, RunFacts } from '../model/facts.js';
+import type { Incident } from '../model/incident.js';
+import { GEN_AI, NATIVE_ATTR } from '../model/native-convention.js';
+import type { SanitizeOptions } from '../sanitize/sanitize-attributes.js';
+import type { IncidentSpanProcessorOptions, ResolvedOptions } from './options.js';
+import { resolveOptions } from './options.js';
+import type { OpenSpan, RunState } from './run-table.js';
+import { RunTable } from './run-table.js';
+import { sanitizeSpanInPlace } from './sanitize-span.js';
+import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
+
+/** Counters of the processor's own behaviour, for tests and health checks. */
+export interface IncidentProcessorStats {
+  /** Runs currently tracked. */
+  readonly openRuns: number;
+  /** Spans currently indexed (runs and their open descendants). */
+  readonly trackedSpans: number;
+  /** Runs whose facts were dropped because `maxOpenRuns` was reached. */
+  readonly evictedRuns: number;
+  /** Run spans the processor ended itself (age limit, flush, shutdown). */
+  readonly runsFinalizedOpen: number;
+  /** Runs whose incident was written. */
+  readonly runsFinished: number;
+  /** Internal errors caught in hooks (each hook reports its first through `diag`). */
+  readonly internalErrors: number;
+}
+
+// Facts read from spans carry no sequence of their own; place them after any
+// recorder-assigned sequence at the same instant.
+const SEQ_BASE = 1_000_000_000;
+
+/**
+ * A `SpanProcessor` that adds incident attributes (DESIGN §2) to agent run
+ * spans and sanitizes every span. Register it with any tracer provider; put it
+ * first so `shutdown` can finalize open runs before exporters shut down.
+ *
+ * @example
+ * const provider = new NodeTracerProvider({
+ *   spanProcessors: [new IncidentSpanProcessor(), new BatchSpanProcessor(new OTLPTraceExporter())],
+ * });
+ */
+export class IncidentSpanProcessor implements SpanProcessor {
+  readonly #options: ResolvedOptions;
+  readonly #sanitize: SanitizeOptions;
+  readonly #runs = new RunTable();
+  readonly #reported = new Set<string>();
+  #counter: Counter | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #shutdown = false;
+  #evictedRuns = 0;
+  #runsFinalizedOpen = 0;
+  #runsFinished = 0;
+  #internalErrors = 0;
+
+  /** Throws a `TypeError` naming the option when `options` is invalid. */
+  constructor(options: IncidentSpanProcessorOptions = {}) {
+    this.#options = resolveOptions(options);
+    this.#sanitize = { maxStringLength: this.#options.maxStringLength, keepKeys: KEEP_KEYS };
+    if (this.#options.sweepIntervalMillis > 0) {
+      this.#timer = setInterval(() => this.#fenced('sweep', () => this.#sweep(Date.now())), this.#options.sweepIntervalMillis);
+      // The sweep must never keep a host process alive.
+      this.#timer.unref?.();
+    }
+  }
+
+  /** A snapshot of the processor's counters. */
+  stats(): IncidentProcessorStats {
+    return {
+      openRuns: this.#runs.size,
+      trackedSpans: this.#runs.indexedSpans,
+      evictedRuns: this.#evictedRuns,
+      runsFinalizedOpen: this.#runsFinalizedOpen,
+      runsFinished: this.#runsFinished,
+      internalErrors: this.#internalErrors,
+    };
+  }
+
+  onStart(span: Span, _parentContext: Context): void {
+    if (this.#shutdown) return;
+    this.#fenced('onStart', () => this.#start(span));
+  }
+
+  onEnding(span: Span): void {
+    if (this.#shutdown) return;
+    this.#fenced('onEnding', () => this.#ending(span));
+    this.#fenced('sanitize', () => sanitizeSpanInPlace(span, this.#sanitize));
+  }
+
+  onEnd(_span: ReadableSpan): void {
+    // Everything happens in onEnding, while the span can still be changed.
+  }
+
+  /** Finalizes every open run (they are exported as `incomplete`). */
+  forceFlush(): Promise<void> {
+    if (!this.#shutdown) this.#fenced('forceFlush', () => this.#finalizeAll());
+    return Promise.resolve();
+  }
+
+  /** Finalizes every open run, stops the sweep timer; later calls do nothing. */
+  shutdown(): Promise<void> {
+    if (this.#shutdown) return Promise.resolve();
+    this.#fenced('shutdown', () => this.#finalizeAll());
+    this.#shutdown = true;
+    if (this.#timer) clearInterval(this.#timer);
+    return Promise.resolve();
+  }
+
+  #start(span: Span): void {
+    const now = Date.now();
+    const oldest = this.#runs.oldest();
+    if (oldest && now - oldest.startMillis > this.#options.maxRunAgeMillis) this.#sweep(now);
+
+    const spanId = span.spanContext().spanId;
+    const parent = this.#runs.owner(span.parentSpanContext?.spanId);
+    const match = recognise(span, this.#options.adapters);
+    const startMillis = hrTimeToMillis(span.startTime);
+    if (match?.role === 'run') {
+      if (this.#runs.size >= this.#options.maxOpenRuns) this.#evictOldest();
+      this.#runs.addRun({
+        spanId,
+        span,
+        adapter: match.adapter,
+        parent,
+        startMillis,
+        facts: [],
+        attempts: [],
+        open: new Map(),
+        nextSeq: SEQ_BASE,
+        progressUnknown: false,
+        openChildren: false,
+        truncatedAttempts: [],
+        neverEnded: false,
+      });
+      return;
+    }
+    if (!parent) return;
+    const open: OpenSpan = { span, role: match?.role ?? 'other', adapter: match?.adapter, startMillis, truncated: false };
+    this.#runs.addSpan(parent, spanId, open);
+    if (open.role === 'attempt') {
+      const declared = span.attributes[NATIVE_ATTR.ATTEMPT_NUMBER];
+      const number = typeof declared === 'number' && Number.isInteger(declared) && declared > 0 ? declared : parent.attempts.length + 1;
+      parent.attempts.push({ key: spanId, number, startMillis });
+    }
+  }
+
+  #ending(span: Span): void {
+    const spanId = span.spanContext().spanId;
+    const run = this.#runs.run(spanId);
+    if (run) {
+      this.#finishRun(run, span);
+      return;
+    }
+    const owner = this.#runs.owner(spanId);
+    if (owner) {
+      this.#collectChild(owner, span, spanId);
+      return;
+    }
+    const match = recognise(span, this.#options.adapters);
+    if (match?.role === 'run') this.#finishUntrackedRun(span, match.adapter);
+  }
+
+  #context(run: RunState, attempt: string | undefined, truncated: boolean): ExtractContext {
+    return {
+      attempt,
+      truncated,
+      trustedReadOnlyTools: this.#options.policy.trustedReadOnlyTools,
+      attemptKeyOf: (number) => run.attempts.find((a) => a.number === number)?.key,
+    };
+  }
+
+  /** The attempt a descendant span belongs to: its parent attempt, a linked attempt, or the attempt running when it started. */
+  #attemptOf(run: RunState, view: SpanView, role: OpenSpan['role']): string | undefined {
+    if (role === 'attempt') return view.spanId;
+    const isAttempt = (id: string | undefined) => id !== undefined && run.attempts.some((a) => a.key === id);
+    if (isAttempt(view.parentSpanId)) return view.parentSpanId;
+    const linked = view.links.find((l) => isAttempt(l.spanId));
+    if (linked) return linked.spanId;
+    return attemptAt(run.attempts, view.startMillis)?.key;
+  }
+
+  #absorb(run: RunState, extraction: Extraction): void {
+    for (const fact of extraction.facts) {
+      const seq = Number.isFinite(fact.seq) ? fact.seq : run.nextSeq++;
+      run.facts.push(seq === fact.seq ? fact : { ...fact, seq });
+    }
+    if (extraction.progressUnknown) run.progressUnknown = true;
+  }
+
+  #collectChild(run: RunState, span: Span, spanId: string): void {
+    const entry = this.#runs.removeSpan(run, spanId);
+    const role = entry?.role ?? 'other';
+    // Spans of no convention without events carry no facts: skip the view.
+    if (role === 'other' && span.events.length === 0) return;
+    const adapter = entry?.adapter ?? this.#options.adapters[0];
+    if (!adapter) return;
+    const view = spanViewOf(span);
+    const attempt = this.#attemptOf(run, view, role);
+    this.#absorb(run, adapter.extract(view, role, this.#context(run, attempt, entry?.truncated ?? false)));
+    if (role === 'attempt') {
+      const verdict = deriveAttemptVerdict(this.#runFacts(run), spanId, this.#options.policy);
+      if (verdict) writeAttributes(span, attemptVerdictAttributes(verdict));
+    }
+  }
+
+  #runFacts(run: RunState): RunFacts {
+    return {
+      facts: run.facts,
+      attempts: run.attempts,
+      neverEnded: run.neverEnded,
+      openChildren: run.openChildren,
+      truncatedAttempts: run.truncatedAttempts,
+      progressUnknown: run.progressUnknown,
+    };
+  }
+
+  #finishRun(run: RunState, span: Span): void {
+    try {
+      this.#truncateOpenChildren(run, span);
+      const view = spanViewOf(span);
+      const extraction = run.adapter.extract(view, 'run', this.#context(run, undefined, false));
+      this.#absorb(run, extraction);
+      if (extraction.statusError && !run.facts.some(isTerminal)) {
+        const time = view.endMillis ?? view.startMillis;
+        const error = extraction.statusError;
+        const fact: Fact =
+          error.kind === 'unknown'
+            ? { kind: 'run_error', code: error.code, timeMillis: time, seq: run.nextSeq++ }
+            : { kind: 'provider_error', error, timeMillis: time, seq: run.nextSeq++ };
+        run.facts.push(fact);
+      }
+      const incident = deriveIncident(this.#runFacts(run), this.#options.policy);
+      this.#writeIncident(span, incident);
+      this.#passSideEffectsUp(run, incident, view.endMillis ?? view.startMillis);
+    } finally {
+      // Whatever happened above, the run's memory is released.
+      this.#runs.removeRun(run);
+    }
+  }
+
+  #finishUntrackedRun(span: Span, adapter: RunState['adapter']): void {
+    // A run whose facts were evicted (or that started before this processor):
+    // judge what its own span shows and say the evidence was cut off.
+    const view = spanViewOf(span);
+    const extraction = adapter.extract(view, 'run', {
+      truncated: false,
+      trustedReadOnlyTools: this.#options.policy.trustedReadOnlyTools,
+      attemptKeyOf: () => undefined,
+    });
+    const facts = extraction.facts.map((f, i) => (Number.isFinite(f.seq) ? f : { ...f, seq: SEQ_BASE + i }));
+    this.#writeIncident(span, deriveIncident({ facts, attempts: [], evidenceTruncated: true }, this.#options.policy));
+  }
+
+  #truncateOpenChildren(run: RunState, span: Span): void {
+    if (run.open.size === 0) return;
+    run.openChildren = true;
+    // Newest first, so a grandchild ends before its parent.
+    const open = [...run.open.entries()].sort((a, b) => b[1].startMillis - a[1].startMillis);
+    for (const [spanId, entry] of open) {
+      if (entry.span.ended) continue;
+      entry.truncated = true;
+      if (entry.role === 'attempt') run.truncatedAttempts.push(spanId);
+      entry.span.setAttribute(K.ATTR_INCIDENT_TRUNCATED, true);
+      // Re-entrant: this runs every processor's onEnding/onEnd for the child
+      // now, so it is exported before its run, stamped at the run's end.
+      entry.span.end(span.endTime);
+    }
+  }
+
+  #writeIncident(span: Span, incident: Incident): void {
+    writeAttributes(span, incidentAttributes(incident));
+    const mutable = span as { status: { code: SpanStatusCode; message?: string } };
+    if (incident.outcome === 'failed' || incident.outcome === 'incomplete') {
+      if (span.status.code !== SpanStatusCode.ERROR) {
+        mutable.status = { code: SpanStatusCode.ERROR, message: `${incident.cause}${incident.causeDetail ? ` (${incident.causeDetail})` : ''}` };
+      }
+      writeAttributes(span, { [K.ATTR_ERROR_TYPE]: incident.cause ?? 'unknown_interruption' });
+    } else if (incident.outcome === 'cancelled' && span.status.code === SpanStatusCode.ERROR) {
+      // A user stop is a choice, not an error: it must not inflate error rates.
+      mutable.status = { code: SpanStatusCode.UNSET };
+    }
+    this.#runsFinished += 1;
+    this.#countRun(span, incident);
+  }
+
+  #countRun(span: Span, incident: Incident): void {
+    this.#counter ??= (this.#options.meterProvider ?? metrics.getMeterProvider())
+      .getMeter('agent-incidents')
+      .createCounter(K.METRIC_AGENT_RUNS, { description: 'Finished agent runs, by incident outcome and cause.', unit: '{run}' });
+    const attributes: Record<string, string> = { [K.ATTR_INCIDENT_OUTCOME]: incident.outcome };
+    if (incident.outcome !== 'success') {
+      if (incident.cause) attributes[K.ATTR_INCIDENT_CAUSE] = incident.cause;
+      if (incident.phase) attributes[K.ATTR_INCIDENT_PHASE] = incident.phase;
+      if (incident.retrySafety) attributes[K.ATTR_INCIDENT_RETRY_SAFETY] = incident.retrySafety;
+    }
+    const provider = span.attributes[GEN_AI.PROVIDER_NAME];
+    if (typeof provider === 'string') {
+      attributes[GEN_AI.PROVIDER_NAME] = this.#options.metricProviderNames.has(provider) ? provider : '_OTHER';
+    }
+    this.#counter.add(1, attributes);
+  }
+
+  #passSideEffectsUp(run: RunState, incident: Incident, endMillis: number): void {
+    const parent = run.parent;
+    if (!parent || incident.sideEffects === 'none') return;
+    parent.facts.push({
+      kind: 'child_run_side_effects',
+      sideEffects: incident.sideEffects,
+      timeMillis: endMillis,
+      seq: parent.nextSeq++,
+      attempt: attemptAt(parent.attempts, endMillis)?.key,
+    });
+  }
+
+  #finalizeOpen(run: RunState): void {
+    if (run.span.ended) {
+      // Ended without reaching our onEnding (registered after the fact): just forget it.
+      this.#runs.removeRun(run);
+      return;
+    }
+    run.neverEnded = true;
+    this.#runsFinalizedOpen += 1;
+    run.span.end();
+  }
+
+  #sweep(now: number): void {
+    for (let run = this.#runs.oldest(); run && now - run.startMillis > this.#options.maxRunAgeMillis; run = this.#runs.oldest()) {
+      this.#finalizeOpen(run);
+    }
+  }
+
+  #finalizeAll(): void {
+    // Oldest first: a parent run finalizes its still-open nested runs itself.
+    for (const run of this.#runs.all()) {
+      if (this.#runs.run(run.spanId)) this.#finalizeOpen(run);
+    }
+  }
+
+  #evictOldest(): void {
+    const oldest = this.#runs.oldest();
+    if (!oldest) return;
+    this.#runs.removeRun(oldest);
+    this.#evictedRuns += 1;
+    if (this.#evictedRuns === 1) {
+      diag.warn(`IncidentSpanProcessor: maxOpenRuns (${this.#options.maxOpenRuns}) reached; dropping the facts of the oldest runs (their spans are still exported). Further evictions are counted, not logged.`);
+    }
+  }
+
+  #fenced(hook: string, body: () => unknown): void {
+    try {
+      body();
+    } catch (error) {
+      this.#internalErrors += 1;
+      if (!this.#reported.has(hook)) {
+        this.#reported.add(hook);
+        diag.error(`IncidentSpanProcessor: internal error in ${hook}; the span is passed on unchanged. Further errors in ${hook} are counted, not logged.`, error);
+      }
+    }
+  }
+}
+
+/** Keys the sanitizer leaves alone: our own closed values. */
+const KEEP_KEYS: ReadonlySet<string> = new Set([...K.RUN_ATTRIBUTE_KEYS, ...K.ATTEMPT_ATTRIBUTE_KEYS]);
+
+/**
+ * Writes attributes straight into the ending span. Incident keys must survive
+ * the span's attribute count limit (new keys past it are silently dropped by
+ * `setAttribute`), so they bypass it; they are few and bounded.
+ */
+function writeAttributes(span: Span, attributes: Record<string, unknown>): void {
+  Object.assign(span.attributes as Record<string, unknown>, attributes);
+}

@@ -1,0 +1,33 @@
+/**
+ * Adapts an SDK span to the plain {@link SpanView} the adapters read.
+ */
+import type { HrTime } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { SpanView } from '../conventions/span-view.js';
+
+/** Epoch milliseconds of an OpenTelemetry `HrTime`. */
+export function hrTimeToMillis(time: HrTime | undefined): number {
+  if (!Array.isArray(time)) return Number.NaN;
+  return time[0] * 1000 + time[1] / 1e6;
+}
+
+function isEnded(span: ReadableSpan): boolean {
+  const end = span.endTime;
+  return span.ended || (Array.isArray(end) && (end[0] !== 0 || end[1] !== 0));
+}
+
+/** A {@link SpanView} of `span`. Cheap: attributes are shared, events mapped. */
+export function spanViewOf(span: ReadableSpan): SpanView {
+  return {
+    spanId: span.spanContext().spanId,
+    parentSpanId: span.parentSpanContext?.spanId,
+    name: span.name,
+    startMillis: hrTimeToMillis(span.startTime),
+    endMillis: isEnded(span) ? hrTimeToMillis(span.endTime) : undefined,
+    attributes: span.attributes,
+    events: span.events.map((e) => ({ name: e.name, timeMillis: hrTimeToMillis(e.time), attributes: e.attributes })),
+    links: span.links.map((l) => ({ spanId: l.context.spanId, attributes: l.attributes })),
+    statusCode: span.status.code,
+    statusMessage: span.status.message,
+  };
+}
