@@ -1,0 +1,272 @@
+/**
+ * A simulated fleet of agent runs with injected faults, recorded through
+ * RunRecorder. Each kind of run is a short script of what a real runtime
+ * would record; together they reach every phase and every cause.
+ */
+import type { RunRecorder } from '../runtime/run-recorder.js';
+
+/** Local tools the simulated agents expose (a complete boundary). */
+const TOOLS = [
+  { name: 'read', sideEffects: 'read_only' as const },
+  { name: 'grep', sideEffects: 'read_only' as const },
+  { name: 'apply_patch', sideEffects: 'unsafe' as const },
+  { name: 'bash', sideEffects: 'unsafe' as const },
+];
+const boundary = { tools: TOOLS };
+
+function socketDrop(): Error {
+  const cause = Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' });
+  return new TypeError('terminated', { cause });
+}
+
+function apiError(status: number, message: string, type?: string): Error {
+  return Object.assign(new Error(message), {
+    name: 'AI_APICallError',
+    statusCode: status,
+    isRetryable: status === 429 || status >= 500,
+    data: type ? { error: { type } } : undefined,
+  });
+}
+
+/** One kind of simulated run: a name, how often it happens, and its script. */
+export interface FleetRun {
+  readonly name: string;
+  readonly weight: number;
+  /** Records the run. Returning `'leave_open'` leaves the run span unended (a crashed agent). */
+  readonly play: (run: RunRecorder) => void | 'leave_open';
+}
+
+/** The catalogue of simulated runs. */
+export const FLEET: readonly FleetRun[] = [
+  {
+    name: 'answers with text',
+    weight: 30,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('start');
+      a.chunk('text-delta');
+      a.finish({ finishReasons: ['stop'] });
+    },
+  },
+  {
+    name: 'reads a file, then answers',
+    weight: 14,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('tool-input-start', { toolName: 'read' });
+      a.chunk('tool-input-end', { toolName: 'read' });
+      a.chunk('tool-call', { toolName: 'read', sideEffects: 'read_only' });
+      run.startTool({ name: 'read', sideEffects: 'read_only', attempt: a }).complete();
+      a.finish({ finishReasons: ['tool-calls'] });
+      const b = run.startAttempt({ boundary });
+      b.chunk('text-delta');
+      b.finish({ finishReasons: ['stop'] });
+    },
+  },
+  {
+    name: 'connect watchdog, retried, recovers',
+    weight: 6,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.watchdogFired({ phase: 'connect', budgetMillis: 30_000 });
+      run.retryIssued(a, { delayMillis: 1000 });
+      const b = run.startAttempt({ boundary });
+      b.chunk('text-delta');
+      b.finish({ finishReasons: ['stop'] });
+    },
+  },
+  {
+    name: 'connect watchdog twice',
+    weight: 3,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.watchdogFired({ phase: 'connect', budgetMillis: 30_000 });
+      run.retryIssued(a, { delayMillis: 1000 });
+      run.startAttempt({ boundary }).watchdogFired({ phase: 'connect', budgetMillis: 30_000 });
+    },
+  },
+  {
+    name: 'socket drop before first token',
+    weight: 5,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('start');
+      a.fail(socketDrop());
+    },
+  },
+  {
+    name: 'socket drop mid-answer',
+    weight: 6,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('text-delta');
+      a.fail(socketDrop());
+    },
+  },
+  {
+    name: 'socket drop while reasoning',
+    weight: 3,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('reasoning-start');
+      a.fail(socketDrop());
+    },
+  },
+  {
+    name: 'connection reset during tool input',
+    weight: 3,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('tool-input-start', { toolName: 'apply_patch' });
+      a.fail(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+      a.pendingToolInterrupted('apply_patch');
+    },
+  },
+  {
+    name: 'drop after an unsafe call materialized',
+    weight: 2,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+      a.fail(socketDrop());
+    },
+  },
+  {
+    name: 'drop after grep returned',
+    weight: 2,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('tool-call', { toolName: 'grep', sideEffects: 'read_only' });
+      run.startTool({ name: 'grep', sideEffects: 'read_only', attempt: a }).complete();
+      a.fail(socketDrop());
+    },
+  },
+  {
+    name: '503 then recovered',
+    weight: 4,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.fail(apiError(503, 'Service Unavailable'));
+      run.retryIssued(a, { delayMillis: 2000 });
+      const b = run.startAttempt({ boundary });
+      b.chunk('text-delta');
+      b.finish({ finishReasons: ['stop'] });
+    },
+  },
+  {
+    name: 'quota exhausted',
+    weight: 2,
+    play: (run) => {
+      run.startAttempt({ boundary }).fail(apiError(429, 'You exceeded your current quota', 'insufficient_quota'));
+    },
+  },
+  {
+    name: 'user presses stop',
+    weight: 4,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('text-delta');
+      run.userCancel('user_stop');
+    },
+  },
+  {
+    name: 'host reloads mid-stream',
+    weight: 2,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('text-delta');
+      // The reload begins, then tears the stream down; its record arrives last.
+      const initiated = performance.timeOrigin + performance.now();
+      a.fail(socketDrop());
+      run.lifecycleClose({ kind: 'instance_reload', initiatedAt: initiated });
+    },
+  },
+  {
+    name: 'request setup fails',
+    weight: 2,
+    play: (run) => {
+      run.setupFailure(new Error('model not configured'));
+    },
+  },
+  {
+    name: 'bash fails',
+    weight: 2,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+      a.finish({ finishReasons: ['tool-calls'] });
+      run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a }).fail(Object.assign(new Error('permission denied'), { code: 'EACCES' }));
+    },
+  },
+  {
+    name: 'bash interrupted',
+    weight: 2,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+      run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a }).interrupt();
+    },
+  },
+  {
+    name: 'agent process exits after finishing the stream',
+    weight: 2,
+    play: (run) => {
+      const a = run.startAttempt({ boundary });
+      a.chunk('text-delta');
+      a.finish({ finishReasons: ['stop'] });
+      run.processExit({ closeReason: 'stream_error', exitCode: 1 });
+    },
+  },
+  {
+    name: 'agent CLI killed before it started',
+    weight: 1,
+    play: (run) => {
+      run.processExit({ closeReason: 'signal', signal: 'SIGKILL' });
+    },
+  },
+  {
+    name: 'agent crashes, run never ends',
+    weight: 2,
+    play: (run) => {
+      run.startAttempt({ boundary }).chunk('text-delta');
+      return 'leave_open';
+    },
+  },
+  {
+    name: 'stream stops with no error recorded',
+    weight: 2,
+    play: (run) => {
+      run.startAttempt({ boundary }).chunk('reasoning-delta');
+    },
+  },
+];
+
+/** A small deterministic PRNG (mulberry32), so `--seed` reproduces a fleet. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Plays `runs` runs: first one of each kind (so every cause and phase shows
+ * up), then kinds drawn by weight. `startRun` creates each run's recorder.
+ */
+export function playFleet(options: { readonly runs: number; readonly seed: number; readonly startRun: (kind: FleetRun) => RunRecorder }): void {
+  const random = seededRandom(options.seed);
+  const total = FLEET.reduce((sum, kind) => sum + kind.weight, 0);
+  for (let i = 0; i < options.runs; i += 1) {
+    let kind = FLEET[i];
+    if (!kind) {
+      let pick = random() * total;
+      kind = FLEET.find((k) => (pick -= k.weight) < 0) ?? FLEET[0]!;
+    }
+    const run = options.startRun(kind);
+    if (kind.play(run) !== 'leave_open') run.end();
+  }
+}
