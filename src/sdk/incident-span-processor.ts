@@ -275,6 +275,12 @@ export class IncidentSpanProcessor implements SpanProcessor {
       if (entry.span.ended) continue;
       entry.truncated = true;
       if (entry.role === 'attempt') run.truncatedAttempts.push(spanId);
+      const nested = entry.role === 'run' ? this.#runs.run(spanId) : undefined;
+      if (nested && run.neverEnded) {
+        // A sub-agent still open inside a run that never ended never ended either.
+        nested.neverEnded = true;
+        this.#runsFinalizedOpen += 1;
+      }
       entry.span.setAttribute(K.ATTR_INCIDENT_TRUNCATED, true);
       // Re-entrant: this runs every processor's onEnding/onEnd for the child
       // now, so it is exported before its run, stamped at the run's end.
