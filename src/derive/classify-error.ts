@@ -168,7 +168,7 @@ export function classifyError(description: ErrorDescription): ErrorFact {
   for (const code of codes) {
     const detail = TRANSPORT_CODES.get(code);
     if (detail) return { kind: 'transport', detail, code, retryable: true };
-    if (/CERT|TLS|SSL/.test(code)) return { kind: 'transport', detail: 'tls', code: safeCode(code), retryable: false };
+    if (/CERT|TLS|SSL|UNABLE_TO_VERIFY|SELF_SIGNED/.test(code)) return { kind: 'transport', detail: 'tls', code: safeCode(code), retryable: false };
   }
   const status = description.httpStatus;
   const statusCode = status !== undefined && status >= 100 && status < 600 ? `http_${status}` : undefined;

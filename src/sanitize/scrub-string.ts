@@ -13,7 +13,7 @@ interface Rule {
 // redacted as credentials before the generic `token=` rule sees it.
 const RULES: readonly Rule[] = [
   { pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, replace: '[redacted:private_key]' },
-  { pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/]+:[^\s@/]+@/gi, replace: '[redacted:credentials]@' },
+  { pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:@/]+:[^\s@/]+@/gi, replace: '$1[redacted:credentials]@' },
   { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: '[redacted:jwt]' },
   { pattern: /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, replace: '$1 [redacted:secret]' },
   { pattern: /\bsk-(?:proj-|ant-(?:api\d\d-)?|live-)?[A-Za-z0-9_-]{16,}/g, replace: '[redacted:secret]' },
@@ -22,7 +22,7 @@ const RULES: readonly Rule[] = [
   { pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, replace: '[redacted:secret]' },
   { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replace: '[redacted:secret]' },
   { pattern: /\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}/g, replace: '[redacted:secret]' },
-  { pattern: /\bAIza[0-9A-Za-z_-]{35}/g, replace: '[redacted:secret]' },
+  { pattern: /\bAIza[0-9A-Za-z_-]{35,}/g, replace: '[redacted:secret]' },
   {
     pattern: /([?&;](?:api[_-]?key|key|token|access[_-]?token|secret|sig|signature|password|auth)=)[^&\s#"']+/gi,
     replace: '$1[redacted:secret]',

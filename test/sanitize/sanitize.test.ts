@@ -1,0 +1,91 @@
+/**
+ * The sanitizer as tables: what is scrubbed, what survives, what is removed.
+ */
+import { describe, expect, it } from 'vitest';
+import { isContentKey, sanitizeAttributes, scrubString } from '../../src/index.js';
+
+const scrubbed: Array<[string, string, string]> = [
+  ['OpenAI key', 'key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx12 used', 'key [redacted:secret] used'],
+  ['Anthropic key', 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz', '[redacted:secret]'],
+  ['AWS access key', 'AKIAIOSFODNN7EXAMPLE', '[redacted:secret]'],
+  ['GitHub token', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', '[redacted:secret]'],
+  ['GitLab token', 'glpat-abcdefghijklmnopqrst', '[redacted:secret]'],
+  ['Slack token', 'xoxb-1234567890-abcdefghij', '[redacted:secret]'],
+  ['Stripe key', 'sk_live_abcdefghijklmnop1234', '[redacted:secret]'],
+  ['Google key', 'AIzaSyA-abcdefghijklmnopqrstuvwxyz012345', '[redacted:secret]'],
+  ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ', '[redacted:jwt]'],
+  ['Bearer credential', 'Authorization: Bearer abc.def-ghi_jkl', 'Authorization: Bearer [redacted:secret]'],
+  ['Basic credential', 'Basic dXNlcjpwYXNzd29yZA==', 'Basic [redacted:secret]'],
+  ['api_key assignment', 'api_key=abcd1234efgh', 'api_key=[redacted:secret]'],
+  ['password assignment', 'password: "hunter2!"', 'password: [redacted:secret]'],
+  ['URL credentials', 'postgres://admin:s3cret@db.internal:5432/app', 'postgres://[redacted:credentials]@db.internal:5432/app'],
+  ['secret query parameter', 'https://api.example.com/v1?model=x&api_key=abc123', 'https://api.example.com/v1?model=x&api_key=[redacted:secret]'],
+  ['e-mail address', 'owner alice.smith+ai@example.co.uk', 'owner [redacted:email]'],
+  ['Linux home path', 'at /home/alice/project/index.js', 'at [redacted:path]/project/index.js'],
+  ['macOS home path', '/Users/bob/.ssh/id_rsa', '[redacted:path]/.ssh/id_rsa'],
+  ['Windows home path', 'C:\\Users\\carol\\secrets.txt', '[redacted:path]\\secrets.txt'],
+  ['PEM private key', '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----', '[redacted:private_key]'],
+];
+
+const kept = ['UND_ERR_SOCKET', 'ECONNRESET', 'ETIMEDOUT', 'http_503', 'TypeError: terminated', '4bf92f3577b34da6a3ce929d0e0e4736', 'chat gpt-5-mini', 'execute_tool read'];
+
+describe('scrubString', () => {
+  it.each(scrubbed)('scrubs a %s', (_kind, input, want) => {
+    expect(scrubString(input)).toBe(want);
+  });
+
+  it.each(kept)('leaves %s alone', (value) => {
+    expect(scrubString(value)).toBe(value);
+  });
+
+  it('cuts long text to the limit with a marker', () => {
+    expect(scrubString('a'.repeat(2000), 100)).toBe(`${'a'.repeat(100)}…[truncated]`);
+  });
+
+  it('scrubs a secret placed deep inside a 1 MB string before cutting it', () => {
+    const value = `${'x'.repeat(50)} sk-proj-AbCdEfGhIjKlMnOpQrStUvWx12 ${'y'.repeat(1_000_000)}`;
+    const out = scrubString(value);
+    expect(out).not.toContain('sk-proj');
+    expect(out.length).toBeLessThan(600);
+  });
+});
+
+describe('sanitizeAttributes', () => {
+  it('removes the content keys of every supported convention and scrubs the rest', () => {
+    const { attributes, changed } = sanitizeAttributes({
+      'gen_ai.input.messages': '[{"role":"user"}]',
+      'gen_ai.prompt.0.content': 'hi',
+      'ai.prompt.messages': '[]',
+      'ai.response.text': 'answer',
+      'ai.toolCall.args': '{}',
+      'ai.request.headers.authorization': 'Bearer x',
+      'ai.telemetry.metadata.userEmail': 'a@b.co',
+      'input.value': 'q',
+      'llm.input_messages.0.message.content': 'q',
+      'traceloop.entity.input': 'q',
+      'gen_ai.request.model': 'gpt-5',
+      'error.type': 'UND_ERR_SOCKET',
+      'url.full': 'https://x.io/?token=abcd1234',
+      tags: ['ok', 'mail alice@example.com'],
+      count: 3,
+    });
+    expect(attributes).toEqual({
+      'gen_ai.request.model': 'gpt-5',
+      'error.type': 'UND_ERR_SOCKET',
+      'url.full': 'https://x.io/?token=[redacted:secret]',
+      tags: ['ok', 'mail [redacted:email]'],
+      count: 3,
+    });
+    expect(changed).toBe(12);
+  });
+
+  it('returns the same object when nothing changes', () => {
+    const clean = { 'gen_ai.request.model': 'gpt-5', n: 1 };
+    expect(sanitizeAttributes(clean).attributes).toBe(clean);
+  });
+
+  it.each(['gen_ai.output.messages', 'gen_ai.tool.call.result', 'ai.response.providerMetadata', 'tool.parameters', 'tool_call.function.arguments'])(
+    'treats %s as content',
+    (key) => expect(isContentKey(key)).toBe(true),
+  );
+});
