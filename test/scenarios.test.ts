@@ -519,8 +519,10 @@ describe('DESIGN §5 public scenarios', () => {
     run.startAttempt({ boundary }).chunk('text-delta');
     run.userCancel();
     run.span.setStatus({ code: 2, message: 'AbortError: aborted' });
+    run.span.setAttribute('error.type', 'AbortError');
     run.end();
     expect(pipeline.runSpans()[0]?.status.code).toBe(0);
+    expect(pipeline.runSpans()[0]?.attributes['error.type']).toBeUndefined();
   });
 
   it('failed runs get ERROR status and error.type = the cause', () => {

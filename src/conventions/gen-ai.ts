@@ -16,7 +16,9 @@ import type { SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringAttr } from './span-view.js';
 
 const STATUS_ERROR = 2;
-const CODE_IN_TEXT = /\b(UND_ERR_[A-Z_]+|E[A-Z]{4,}|ERR_[A-Z_]+)\b/g;
+// Only real error codes: a bare `E[A-Z]+` would turn words such as ERROR or EMPTY into codes.
+const CODE_IN_TEXT =
+  /\b(UND_ERR_[A-Z_]+|ERR_[A-Z_]+|E(?:CONNRESET|CONNREFUSED|CONNABORTED|TIMEDOUT|PIPE|NOTFOUND|AI_AGAIN|HOSTUNREACH|NETUNREACH|ACCES|PERM|NOENT))\b/g;
 
 /** Reads the error of a span from its `exception` events, `error.type` and status. */
 export function describeSpanError(view: SpanView): ErrorDescription {
@@ -43,12 +45,23 @@ export function describeSpanError(view: SpanView): ErrorDescription {
 
 type Draft = FactDraft;
 
-function nativeFacts(view: SpanView, context: ExtractContext): Draft[] {
+function nativeFacts(view: SpanView, role: SpanRole, context: ExtractContext): Draft[] {
   const drafts: Draft[] = [];
   for (const event of view.events) {
     if (!isNativeEvent(event)) continue;
-    const decoded = decodeNativeEvent(event, (n) => context.attemptKeyOf(n));
+    let decoded = decodeNativeEvent(event, (n) => context.attemptKeyOf(n));
     if (!decoded) continue;
+    if (decoded.kind === 'tool_execution_failed' && role !== 'tool') {
+      // Only an execute_tool span proves the tool started.
+      decoded = { ...decoded, startSeen: false };
+    } else if (
+      decoded.kind === 'tool_call_materialized' &&
+      event.attributes?.[NATIVE_ATTR.TOOL_SIDE_EFFECTS] === undefined &&
+      decoded.tool !== undefined &&
+      context.trustedReadOnlyTools.includes(decoded.tool)
+    ) {
+      decoded = { ...decoded, sideEffects: 'read_only' };
+    }
     const seq = numberAttr(event.attributes, NATIVE_ATTR.SEQ);
     drafts.push({ timeMillis: event.timeMillis, attempt: context.attempt, ...decoded, seq } as Draft);
   }
@@ -126,7 +139,7 @@ export const genAiAdapter: ConventionAdapter = {
     return roleOfOperation(view.attributes[GEN_AI.OPERATION_NAME], typeof view.name === 'string' ? view.name : '');
   },
   extract(view, role, context): Extraction {
-    const native = nativeFacts(view, context);
+    const native = nativeFacts(view, role, context);
     switch (role) {
       case 'tool':
         return { facts: toolFacts(view, context, native) as Fact[] };

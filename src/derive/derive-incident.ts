@@ -124,9 +124,9 @@ function missingFacts(run: RunFacts, timeline: Timeline, decisive: string | unde
   if (decisive !== undefined && !timeline.facts.some((f) => f.attempt === decisive && f.kind === 'side_effect_boundary')) {
     missing.push('side_effect_boundary_missing');
   }
-  const startMissing =
-    run.toolStartMissing ||
-    timeline.facts.some((f) => (f.kind === 'tool_execution_completed' || f.kind === 'tool_execution_failed') && !f.startSeen);
+  const startMissing = timeline.facts.some(
+    (f) => (f.kind === 'tool_execution_completed' || f.kind === 'tool_execution_failed') && !f.startSeen,
+  );
   if (startMissing) missing.push('tool_execution_start_missing');
   if (run.progressUnknown) missing.push('provider_progress_missing');
   if (run.openChildren) missing.push('open_child_spans');
@@ -149,7 +149,8 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
   if (timeline.terminal) {
     const j = judge(timeline, timeline.terminal, timeline.terminalAttempt, policy);
     const missing = missingFacts(run, timeline, timeline.terminalAttempt);
-    const outcome = run.neverEnded || run.evidenceTruncated ? 'incomplete' : j.cause === 'user_cancel' ? 'cancelled' : 'failed';
+    // A user stop stays a cancel even when the run span was never ended after it.
+    const outcome = j.cause === 'user_cancel' ? 'cancelled' : run.neverEnded || run.evidenceTruncated ? 'incomplete' : 'failed';
     return incidentOf(outcome, j, missing, base);
   }
   if (run.neverEnded || run.evidenceTruncated) {
@@ -182,7 +183,8 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
       return incidentOf('recovered', j, missingFacts(run, timeline, lastRecovered), base);
     }
   }
-  const missing = missingFacts(run, timeline, timeline.attempts.at(-1)?.key);
+  // A success needs no side-effect boundary: nothing is to be retried.
+  const missing = missingFacts(run, timeline, undefined);
   return { outcome: 'success', factsComplete: missing.length === 0, missingFacts: missing, ...base };
 }
 

@@ -142,6 +142,4 @@ export interface RunFacts {
   readonly truncatedAttempts?: readonly string[];
   /** Facts came from a convention that does not record provider progress. */
   readonly progressUnknown?: boolean;
-  /** A tool completed or failed with no record of its start. */
-  readonly toolStartMissing?: boolean;
 }

@@ -281,7 +281,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
         nested.neverEnded = true;
         this.#runsFinalizedOpen += 1;
       }
-      entry.span.setAttribute(K.ATTR_INCIDENT_TRUNCATED, true);
+      writeAttributes(entry.span, { [K.ATTR_INCIDENT_TRUNCATED]: true });
       // Re-entrant: this runs every processor's onEnding/onEnd for the child
       // now, so it is exported before its run, stamped at the run's end.
       entry.span.end(span.endTime);
@@ -296,9 +296,10 @@ export class IncidentSpanProcessor implements SpanProcessor {
         mutable.status = { code: SpanStatusCode.ERROR, message: `${incident.cause}${incident.causeDetail ? ` (${incident.causeDetail})` : ''}` };
       }
       writeAttributes(span, { [K.ATTR_ERROR_TYPE]: incident.cause ?? 'unknown_interruption' });
-    } else if (incident.outcome === 'cancelled' && span.status.code === SpanStatusCode.ERROR) {
+    } else if (incident.outcome === 'cancelled') {
       // A user stop is a choice, not an error: it must not inflate error rates.
-      mutable.status = { code: SpanStatusCode.UNSET };
+      if (span.status.code === SpanStatusCode.ERROR) mutable.status = { code: SpanStatusCode.UNSET };
+      delete (span.attributes as Record<string, unknown>)[K.ATTR_ERROR_TYPE];
     }
     this.#runsFinished += 1;
     this.#countRun(span, incident);

@@ -18,7 +18,7 @@ const clean: AttemptSummary = {
   phase: 'before_first_provider_progress',
 };
 
-function input(overrides: Partial<RetrySafetyInput> & { attempt?: Partial<AttemptSummary> | undefined } = {}): RetrySafetyInput {
+function input(overrides: Omit<Partial<RetrySafetyInput>, 'attempt'> & { attempt?: Partial<AttemptSummary> | undefined } = {}): RetrySafetyInput {
   const { attempt, ...rest } = overrides;
   return {
     cause: 'provider_transport_disconnect',

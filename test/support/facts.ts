@@ -4,7 +4,8 @@
  */
 import type { AttemptRecord, Fact, FactDraft, RunFacts, SideEffectBoundary } from '../../src/model/facts.js';
 
-type Step = { attempt?: number } & Omit<FactDraft, 'timeMillis' | 'attempt'> & { at?: number };
+type Distribute<T> = T extends unknown ? Omit<T, 'timeMillis' | 'attempt'> : never;
+type Step = Distribute<FactDraft> & { attempt?: number; at?: number };
 
 /** A complete boundary of classified local tools. */
 export const COMPLETE: SideEffectBoundary = {

@@ -1,0 +1,74 @@
+/**
+ * The GenAI adapter on plain span views: what it reads from structure, status
+ * and native events, and what it refuses to guess.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ExtractContext, SpanView } from '../../src/index.js';
+import { ADAPTERS } from '../../src/index.js';
+
+const adapter = ADAPTERS[0]!;
+
+function view(overrides: Partial<SpanView>): SpanView {
+  return { spanId: 's1', name: 'chat', startMillis: 1000, endMillis: 2000, attributes: { 'gen_ai.operation.name': 'chat' }, events: [], links: [], statusCode: 0, ...overrides };
+}
+
+function context(overrides: Partial<ExtractContext> = {}): ExtractContext {
+  return { attempt: 's1', truncated: false, trustedReadOnlyTools: [], attemptKeyOf: () => undefined, ...overrides };
+}
+
+describe('GenAI adapter', () => {
+  it.each([
+    ['invoke_agent', 'run'],
+    ['chat', 'attempt'],
+    ['generate_content', 'attempt'],
+    ['execute_tool', 'tool'],
+    ['embeddings', 'other'],
+  ])('gives operation %s the role %s', (operation, role) => {
+    expect(adapter.role({ name: 'x', attributes: { 'gen_ai.operation.name': operation } })).toBe(role);
+  });
+
+  it('recognises spans by name when the operation attribute is missing', () => {
+    expect(adapter.role({ name: 'invoke_agent planner', attributes: {} })).toBe('run');
+    expect(adapter.role({ name: 'GET /health', attributes: {} })).toBeUndefined();
+  });
+
+  it.each([
+    ['ERROR upstream returned EMPTY RESPONSE', undefined],
+    ['read ECONNRESET', 'ECONNRESET'],
+    ['fetch failed (cause: UND_ERR_SOCKET)', 'UND_ERR_SOCKET'],
+  ])('reads error codes from a status message only when they are real codes: %s', (message, code) => {
+    const facts = adapter.extract(view({ statusCode: 2, statusMessage: message }), 'attempt', context()).facts;
+    const error = facts.find((f) => f.kind === 'provider_error');
+    expect(error && 'error' in error ? error.error.code : undefined).toBe(code);
+  });
+
+  it('reads progress from time_to_first_chunk and says when it cannot tell', () => {
+    const withChunk = adapter.extract(view({ statusCode: 2, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.response.time_to_first_chunk': 0.25 } }), 'attempt', context());
+    expect(withChunk.facts.find((f) => f.kind === 'provider_progress')?.timeMillis).toBe(1250);
+    expect(withChunk.progressUnknown).toBe(false);
+    const without = adapter.extract(view({ statusCode: 2 }), 'attempt', context());
+    expect(without.progressUnknown).toBe(true);
+  });
+
+  it('does not treat a tool failure recorded on an attempt span as a started tool', () => {
+    const facts = adapter.extract(view({ events: [{ name: 'agent_incidents.tool_execution_failed', timeMillis: 1500 }] }), 'attempt', context()).facts;
+    expect(facts).toContainEqual(expect.objectContaining({ kind: 'tool_execution_failed', startSeen: false }));
+  });
+
+  it('trusts a configured read-only tool only when the call carries no class', () => {
+    const events = [
+      { name: 'agent_incidents.tool_call_materialized', timeMillis: 1100, attributes: { 'gen_ai.tool.name': 'search' } },
+      { name: 'agent_incidents.tool_call_materialized', timeMillis: 1200, attributes: { 'gen_ai.tool.name': 'search', 'agent_incidents.tool.side_effects': 'unsafe' } },
+    ];
+    const facts = adapter.extract(view({ events }), 'attempt', context({ trustedReadOnlyTools: ['search'] })).facts;
+    expect(facts.map((f) => ('sideEffects' in f ? f.sideEffects : undefined))).toEqual(['read_only', 'unsafe']);
+  });
+
+  it('derives a tool execution from an execute_tool span, classified by attribute or trust', () => {
+    const tool = view({ name: 'execute_tool grep', attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'grep' } });
+    expect(adapter.extract(tool, 'tool', context()).facts.map((f) => f.kind)).toEqual(['tool_execution_started', 'tool_execution_completed']);
+    expect(adapter.extract(tool, 'tool', context({ trustedReadOnlyTools: ['grep'] })).facts[0]).toMatchObject({ sideEffects: 'read_only' });
+    expect(adapter.extract(tool, 'tool', context()).facts[0]).toMatchObject({ sideEffects: 'unknown' });
+    expect(adapter.extract(tool, 'tool', context({ truncated: true })).facts.map((f) => f.kind)).toEqual(['tool_execution_started']);
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * The docs are part of the contract: docs/attributes.md must list exactly the
+ * keys and values the code writes, and docs/conventions.md every name of the
+ * native convention. These tests read the markdown and compare it with the
+ * constants, so a key or value added, renamed or removed on one side fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  attributes,
+  CAUSE_DETAILS,
+  CAUSES,
+  GEN_AI,
+  MISSING_FACTS,
+  NATIVE_ATTR,
+  NATIVE_EVENT,
+  OPERATION,
+  OUTCOMES,
+  PHASES,
+  RETRY_SAFETIES,
+  RETRY_SAFETY_REASONS,
+  SIDE_EFFECTS,
+  TOOL_SIDE_EFFECTS,
+} from '../src/index.js';
+
+const attributesDoc = readFileSync(new URL('../docs/attributes.md', import.meta.url), 'utf8');
+const conventionsDoc = readFileSync(new URL('../docs/conventions.md', import.meta.url), 'utf8');
+
+/** The text under `heading` (exact heading text), up to the next heading of the same or a higher level. */
+function section(markdown: string, heading: string): string {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => /^#{1,6} /.test(line) && line.replace(/^#+ /, '').trim() === heading);
+  if (start < 0) throw new Error(`no heading "${heading}"`);
+  const level = /^#+/.exec(lines[start] as string)?.[0].length ?? 1;
+  const end = lines.findIndex((line, i) => i > start && /^#{1,6} /.test(line) && (/^#+/.exec(line)?.[0].length ?? 7) <= level);
+  return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
+}
+
+/** The body rows of the markdown tables in `text`, as trimmed cells (header and separator rows skipped). */
+function tableRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let inTable = false;
+  for (const line of text.split('\n')) {
+    if (!line.trimStart().startsWith('|')) {
+      inTable = false;
+      continue;
+    }
+    const cells = line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+    if (!inTable) {
+      inTable = true; // header row
+      continue;
+    }
+    if (cells.every((c) => /^:?-+:?$/.test(c))) continue;
+    rows.push(cells);
+  }
+  return rows;
+}
+
+/** The backticked value of each row's first cell; a first cell that is not one backticked value fails. */
+function firstColumn(text: string): string[] {
+  return tableRows(text).map((cells) => {
+    const match = /^`([^`]+)`$/.exec(cells[0] ?? '');
+    if (!match) throw new Error(`first cell is not a single backticked value: ${cells.join(' | ')}`);
+    return match[1] as string;
+  });
+}
+
+/** Every backticked token in `text`. */
+function backticked(text: string): Set<string> {
+  return new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] as string));
+}
+
+describe('docs/attributes.md', () => {
+  it('documents every run-span key the code writes, in RUN_ATTRIBUTE_KEYS order', () => {
+    expect(firstColumn(section(attributesDoc, 'Run-span keys'))).toEqual([...attributes.RUN_ATTRIBUTE_KEYS]);
+  });
+
+  it('documents every attempt-level key the code writes, in ATTEMPT_ATTRIBUTE_KEYS order', () => {
+    expect(firstColumn(section(attributesDoc, 'Attempt-level keys'))).toEqual([...attributes.ATTEMPT_ATTRIBUTE_KEYS]);
+  });
+
+  it('documents no incident key the code does not write', () => {
+    const known = new Set<string>([...attributes.RUN_ATTRIBUTE_KEYS, ...attributes.ATTEMPT_ATTRIBUTE_KEYS]);
+    const mentioned = [...backticked(attributesDoc)].filter((token) => /^incident\.[a-z_.]+$/.test(token));
+    expect(mentioned.filter((key) => !known.has(key))).toEqual([]);
+  });
+
+  const lists: [heading: string, values: readonly string[]][] = [
+    ['Outcomes', OUTCOMES],
+    ['Causes and details', CAUSES],
+    ['Phases', PHASES],
+    ['Retry safeties', RETRY_SAFETIES],
+    ['Retry-safety reasons', RETRY_SAFETY_REASONS],
+    ['Side effects', SIDE_EFFECTS],
+    ['Tool side-effect classes', TOOL_SIDE_EFFECTS],
+    ['Missing-fact markers', MISSING_FACTS],
+  ];
+  it.each(lists)('lists every value of the closed list "%s", and no other, in the code order', (heading, values) => {
+    expect(firstColumn(section(attributesDoc, heading))).toEqual([...values]);
+  });
+
+  it('lists each cause with exactly its CAUSE_DETAILS values', () => {
+    const rows = tableRows(section(attributesDoc, 'Causes and details'));
+    const documented = Object.fromEntries(
+      rows.map((cells) => [(cells[0] ?? '').replaceAll('`', ''), [...backticked(cells[1] ?? '')]]),
+    );
+    const expected = Object.fromEntries(CAUSES.map((cause) => [cause, [...CAUSE_DETAILS[cause]]]));
+    expect(documented).toEqual(expected);
+  });
+
+  it('names each retry-safety reason with retry safeties from the closed list', () => {
+    for (const cells of tableRows(section(attributesDoc, 'Retry-safety reasons'))) {
+      const safeties = [...backticked(cells[1] ?? '')];
+      expect(safeties.length, cells[0]).toBeGreaterThan(0);
+      for (const safety of safeties) expect(RETRY_SAFETIES, cells[0]).toContain(safety);
+    }
+  });
+
+  it('states the current schema version and the metric name', () => {
+    expect(section(attributesDoc, 'Schema version')).toContain(`\`incident.schema_version\` is \`${attributes.SCHEMA_VERSION}\``);
+    expect(attributesDoc).toContain(`## Metric \`${attributes.METRIC_AGENT_RUNS}\``);
+  });
+});
+
+describe('docs/conventions.md', () => {
+  it('has one fact-event row for every NATIVE_EVENT, in the code order', () => {
+    const table = section(conventionsDoc, 'Fact events');
+    const events = firstColumn(table.slice(0, table.indexOf('### ')));
+    expect(events).toEqual(Object.values(NATIVE_EVENT));
+  });
+
+  it('mentions every NATIVE_ATTR key, every GEN_AI key and every span-role operation', () => {
+    const mentioned = backticked(conventionsDoc);
+    const names = [...Object.values(NATIVE_ATTR), ...Object.values(GEN_AI), OPERATION.RUN, OPERATION.TOOL, ...OPERATION.ATTEMPTS];
+    expect(names.filter((name) => !mentioned.has(name))).toEqual([]);
+  });
+
+  it('mentions no agent_incidents name that the code does not define', () => {
+    const known = new Set<string>([...Object.values(NATIVE_EVENT), ...Object.values(NATIVE_ATTR)]);
+    // Patterns the prose uses for groups of names.
+    known.add('agent_incidents.*');
+    known.add('agent_incidents.boundary.*_tools');
+    const unknown = [...backticked(conventionsDoc)].filter((t) => /^agent_incidents\.[a-z_.*]+$/.test(t) && !known.has(t));
+    expect(unknown).toEqual([]);
+  });
+});
