@@ -1,0 +1,34 @@
+/**
+ * The README quotes each option's default; these tests keep the quotes and
+ * the code's defaults in step, and keep the two setup commands documented.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, DEFAULTS } from '../src/index.js';
+
+const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+
+function quotedDefault(option: string): string | undefined {
+  const row = readme.split('\n').find((line) => line.startsWith(`| \`${option}\` |`));
+  return row?.split('|')[2]?.trim().replace(/^`|`$/g, '');
+}
+
+describe('README options table', () => {
+  it.each(Object.entries(DEFAULTS))('quotes the default of %s', (option, value) => {
+    expect(quotedDefault(option)).toBe(String(value));
+  });
+
+  it.each(Object.entries(DEFAULT_POLICY))('quotes the default of policy.%s', (option, value) => {
+    const quoted = quotedDefault(`policy.${option}`);
+    expect(quoted).toBe(Array.isArray(value) ? JSON.stringify(value) : typeof value === 'string' ? `'${value}'` : String(value));
+  });
+});
+
+describe('README setup commands', () => {
+  it('gives the install-and-demo command and the test command CI runs', () => {
+    expect(readme).toContain('npm ci && npx agent-incidents demo');
+    expect(readme).toMatch(/```sh\nnpm test\n```/);
+    expect(readFileSync(join(import.meta.dirname, '..', '.ci', 'run'), 'utf8')).toMatch(/^npm test$/m);
+  });
+});
