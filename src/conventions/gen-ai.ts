@@ -62,8 +62,12 @@ function nativeFacts(view: SpanView, role: SpanRole, context: ExtractContext): D
     ) {
       decoded = { ...decoded, sideEffects: 'read_only' };
     }
-    const seq = numberAttr(event.attributes, NATIVE_ATTR.SEQ);
-    drafts.push({ timeMillis: event.timeMillis, attempt: context.attempt, ...decoded, seq } as Draft);
+    // `decoded` is a fresh object: complete it in place instead of copying it.
+    const draft = decoded as { timeMillis?: number; attempt?: string; seq?: number };
+    draft.timeMillis ??= event.timeMillis;
+    draft.attempt = context.attempt;
+    draft.seq = numberAttr(event.attributes, NATIVE_ATTR.SEQ);
+    drafts.push(draft as Draft);
   }
   return drafts;
 }
@@ -151,7 +155,8 @@ export const genAiAdapter: ConventionAdapter = {
         const failed = native.some((d) => TERMINAL_FACT_KINDS.has(d.kind));
         const statusError = !failed && view.statusCode === STATUS_ERROR ? classifyError(describeSpanError(view)) : undefined;
         // Run-level facts belong to no attempt; the timeline places them by time.
-        return { facts: native.map((d) => ({ ...d, attempt: undefined })) as Fact[], statusError };
+        for (const draft of native) (draft as { attempt?: string }).attempt = undefined;
+        return { facts: native as Fact[], statusError };
       }
       default:
         return { facts: native as Fact[] };

@@ -23,11 +23,12 @@ export interface AttemptSummary {
 }
 
 /**
- * Folds the facts of one attempt (already restricted to that attempt) in
- * order. `until`, when given, ignores facts after it: facts recorded after the
+ * Folds the facts of one attempt in order: `facts` is either that attempt's
+ * facts, or a run's sorted facts with `attempt` naming the one to fold.
+ * `until`, when given, ignores facts after it: facts recorded after the
  * terminal event never move the phase.
  */
-export function summarizeAttempt(facts: readonly Fact[], until?: Fact): AttemptSummary {
+export function summarizeAttempt(facts: readonly Fact[], until?: Fact, attempt?: string): AttemptSummary {
   let progress = false;
   let text = false;
   let reasoning = false;
@@ -38,6 +39,8 @@ export function summarizeAttempt(facts: readonly Fact[], until?: Fact): AttemptS
   const materialized: { sideEffects: ToolSideEffects; providerExecuted: boolean }[] = [];
   const executions: ToolSideEffects[] = [];
   for (const fact of facts) {
+    // `attempt`, when given, restricts a whole-run fact list without copying it.
+    if (attempt !== undefined && fact.attempt !== attempt) continue;
     if (until && compareFacts(fact, until) > 0) break;
     switch (fact.kind) {
       case 'side_effect_boundary':

@@ -9,7 +9,7 @@ import type { Policy } from './policy.js';
 import { DEFAULT_POLICY } from './policy.js';
 import { deriveRetrySafety } from './retry-safety.js';
 import type { Timeline } from './timeline.js';
-import { buildTimeline, retriesBefore } from './timeline.js';
+import { buildTimeline, compareFacts, retriesBefore } from './timeline.js';
 
 /** Cause, detail, error code and retryability read from one terminal fact. */
 export interface TerminalCause {
@@ -65,10 +65,6 @@ function phaseWithoutAttempt(cause: Cause): Phase {
   return cause === 'request_setup_failure' || cause === 'user_cancel' || cause === 'local_lifecycle_close' ? 'setup' : 'unknown';
 }
 
-function factsOf(timeline: Timeline, attempt: string | undefined): Fact[] {
-  return attempt === undefined ? [] : timeline.facts.filter((f) => f.attempt === attempt);
-}
-
 interface Judgement extends TerminalCause {
   readonly phase: Phase;
   readonly retrySafety: Incident['retrySafety'];
@@ -78,12 +74,12 @@ interface Judgement extends TerminalCause {
 /** Judges one terminal fact within its run: cause, phase and retry safety. */
 function judge(timeline: Timeline, terminal: Fact, attempt: string | undefined, policy: Policy): Judgement {
   const terminalCause = causeOf(terminal);
-  const attemptFacts = factsOf(timeline, attempt);
-  const hasAttempt = timeline.attempts.some((a) => a.key === attempt);
-  const atTerminal = hasAttempt ? summarizeAttempt(attemptFacts, terminal) : undefined;
+  const hasAttempt = attempt !== undefined && timeline.attempts.some((a) => a.key === attempt);
   // Safety looks at everything the attempt did, even what was recorded late:
-  // a tool that started after the drop still ran.
-  const whole = hasAttempt ? summarizeAttempt(attemptFacts) : undefined;
+  // a tool that started after the drop still ran. Phase stops at the terminal fact.
+  const whole = hasAttempt ? summarizeAttempt(timeline.facts, undefined, attempt) : undefined;
+  const lateFacts = hasAttempt && timeline.facts.some((f) => f.attempt === attempt && compareFacts(f, terminal) > 0);
+  const atTerminal = lateFacts ? summarizeAttempt(timeline.facts, terminal, attempt) : whole;
   const seen = timeline.facts;
   const safety = deriveRetrySafety({
     cause: terminalCause.cause,
@@ -94,8 +90,13 @@ function judge(timeline: Timeline, terminal: Fact, attempt: string | undefined, 
     retriesUsed: retriesBefore(timeline, attempt),
     policy,
   });
+  // Explicit fields, not an object spread: V8's spread of this shape is slow
+  // enough to show in the processor's benchmark.
   return {
-    ...terminalCause,
+    cause: terminalCause.cause,
+    detail: terminalCause.detail,
+    code: terminalCause.code,
+    retryable: terminalCause.retryable,
     phase: atTerminal?.phase ?? phaseWithoutAttempt(terminalCause.cause),
     retrySafety: safety.retrySafety,
     retrySafetyReason: safety.reason,
@@ -156,13 +157,15 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
   if (run.neverEnded || run.evidenceTruncated) {
     const last = timeline.attempts.at(-1)?.key;
     const missing = missingFacts(run, timeline, last);
-    const phase = last !== undefined ? summarizeAttempt(factsOf(timeline, last)).phase : 'unknown';
+    const phase = last !== undefined ? summarizeAttempt(timeline.facts, undefined, last).phase : 'unknown';
     const cause: Judgement = run.neverEnded
       ? { cause: 'crash_or_restart_incomplete', detail: 'run_never_ended', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' }
       : { cause: 'unknown_interruption', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' };
     // A run that died with side effects started must not be replayed blindly.
     const guarded: Judgement =
-      sideEffects === 'none' ? cause : { ...cause, retrySafety: 'ask_user_before_retry', retrySafetyReason: 'side_effect_facts_incomplete' };
+      sideEffects === 'none'
+        ? cause
+        : { cause: cause.cause, detail: cause.detail, phase, retrySafety: 'ask_user_before_retry', retrySafetyReason: 'side_effect_facts_incomplete' };
     return incidentOf('incomplete', guarded, missing, base);
   }
   const cutOff = timeline.attempts.filter((a) => run.truncatedAttempts?.includes(a.key)).at(-1)?.key;
@@ -185,7 +188,14 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
   }
   // A success needs no side-effect boundary: nothing is to be retried.
   const missing = missingFacts(run, timeline, undefined);
-  return { outcome: 'success', factsComplete: missing.length === 0, missingFacts: missing, ...base };
+  return {
+    outcome: 'success',
+    factsComplete: missing.length === 0,
+    missingFacts: missing,
+    sideEffects: base.sideEffects,
+    attempts: base.attempts,
+    recoveredAttempts: base.recoveredAttempts,
+  };
 }
 
 function incidentOf(
@@ -205,7 +215,9 @@ function incidentOf(
     errorCode: j.code,
     factsComplete: missing.length === 0,
     missingFacts: missing,
-    ...base,
+    sideEffects: base.sideEffects,
+    attempts: base.attempts,
+    recoveredAttempts: base.recoveredAttempts,
   };
 }
 

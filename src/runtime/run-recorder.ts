@@ -328,19 +328,17 @@ export class AttemptRecorder {
     type: string,
     details: { readonly toolName?: string; readonly toolCallId?: string; readonly sideEffects?: ToolSideEffects; readonly providerExecuted?: boolean } = {},
   ): void {
+    // Text, reasoning and tool facts imply provider progress, so they are not
+    // doubled with a provider_progress event: one event per state change.
     if (TEXT_PARTS.has(type)) {
-      this.providerProgress(type);
       this.textOutput();
     } else if (REASONING_PARTS.has(type)) {
-      this.providerProgress(type);
       this.reasoningOutput();
     } else if (type === 'tool-input-start') {
-      this.providerProgress(type);
       this.toolInputStarted(details.toolName, { providerExecuted: details.providerExecuted });
     } else if (type === 'tool-input-end') {
       this.toolInputCompleted(details.toolName);
     } else if (type === 'tool-call') {
-      this.providerProgress(type);
       this.toolCallMaterialized({
         name: details.toolName,
         callId: details.toolCallId,
@@ -352,7 +350,10 @@ export class AttemptRecorder {
     }
   }
 
-  /** Records the first real provider output of this attempt (recorded once). */
+  /**
+   * Records the first real provider output of this attempt that is not text,
+   * reasoning or a tool call (those imply progress themselves). Recorded once.
+   */
   providerProgress(chunkType?: string): void {
     this.#recordOnce(E.PROVIDER_PROGRESS, chunkType ? { [A.CHUNK_TYPE]: chunkType } : {});
   }

@@ -53,11 +53,25 @@ export const CONTENT_KEY_PREFIXES: readonly string[] = [
   'embedding.embeddings.',
 ];
 
-/** True when `key` carries content under any supported convention. */
-export function isContentKey(key: string): boolean {
+function matchesContentKey(key: string): boolean {
   if (CONTENT_KEYS.has(key)) return true;
   for (const prefix of CONTENT_KEY_PREFIXES) {
     if (key.startsWith(prefix)) return true;
   }
   return false;
+}
+
+// Attribute keys are few and repeat on every span: remember the answer.
+const memo = new Map<string, boolean>();
+const MEMO_CAPACITY = 4096;
+
+/** True when `key` carries content under any supported convention. */
+export function isContentKey(key: string): boolean {
+  let known = memo.get(key);
+  if (known === undefined) {
+    known = matchesContentKey(key);
+    if (memo.size >= MEMO_CAPACITY) memo.clear();
+    memo.set(key, known);
+  }
+  return known;
 }

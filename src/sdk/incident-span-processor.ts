@@ -17,12 +17,12 @@ import * as K from '../model/attributes.js';
 import type { Fact, RunFacts } from '../model/facts.js';
 import type { Incident } from '../model/incident.js';
 import { GEN_AI, NATIVE_ATTR } from '../model/native-convention.js';
-import type { SanitizeOptions } from '../sanitize/sanitize-attributes.js';
 import type { IncidentSpanProcessorOptions, ResolvedOptions } from './options.js';
 import { resolveOptions } from './options.js';
 import type { OpenSpan, RunState } from './run-table.js';
 import { RunTable } from './run-table.js';
-import { sanitizeSpanInPlace } from './sanitize-span.js';
+import type { SpanSanitizer } from './sanitize-span.js';
+import { createSpanSanitizer, sanitizeSpanInPlace } from './sanitize-span.js';
 import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
 
 /** Counters of the processor's own behaviour, for tests and health checks. */
@@ -57,7 +57,7 @@ const SEQ_BASE = 1_000_000_000;
  */
 export class IncidentSpanProcessor implements SpanProcessor {
   readonly #options: ResolvedOptions;
-  readonly #sanitize: SanitizeOptions;
+  readonly #sanitize: SpanSanitizer;
   readonly #runs = new RunTable();
   readonly #reported = new Set<string>();
   #counter: Counter | undefined;
@@ -71,7 +71,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
   /** Throws a `TypeError` naming the option when `options` is invalid. */
   constructor(options: IncidentSpanProcessorOptions = {}) {
     this.#options = resolveOptions(options);
-    this.#sanitize = { maxStringLength: this.#options.maxStringLength, keepKeys: KEEP_KEYS };
+    this.#sanitize = createSpanSanitizer({ maxStringLength: this.#options.maxStringLength, keepKeys: KEEP_KEYS });
     if (this.#options.sweepIntervalMillis > 0) {
       this.#timer = setInterval(() => this.#fenced('sweep', () => this.#sweep(Date.now())), this.#options.sweepIntervalMillis);
       // The sweep must never keep a host process alive.
@@ -93,13 +93,25 @@ export class IncidentSpanProcessor implements SpanProcessor {
 
   onStart(span: Span, _parentContext: Context): void {
     if (this.#shutdown) return;
-    this.#fenced('onStart', () => this.#start(span));
+    try {
+      this.#start(span);
+    } catch (error) {
+      this.#report('onStart', error);
+    }
   }
 
   onEnding(span: Span): void {
     if (this.#shutdown) return;
-    this.#fenced('onEnding', () => this.#ending(span));
-    this.#fenced('sanitize', () => sanitizeSpanInPlace(span, this.#sanitize));
+    try {
+      this.#ending(span);
+    } catch (error) {
+      this.#report('onEnding', error);
+    }
+    try {
+      sanitizeSpanInPlace(span, this.#sanitize);
+    } catch (error) {
+      this.#report('sanitize', error);
+    }
   }
 
   onEnd(_span: ReadableSpan): void {
@@ -196,8 +208,9 @@ export class IncidentSpanProcessor implements SpanProcessor {
 
   #absorb(run: RunState, extraction: Extraction): void {
     for (const fact of extraction.facts) {
-      const seq = Number.isFinite(fact.seq) ? fact.seq : run.nextSeq++;
-      run.facts.push(seq === fact.seq ? fact : { ...fact, seq });
+      // Adapters hand over fresh objects: number them in place rather than copy.
+      if (!Number.isFinite(fact.seq)) (fact as { seq: number }).seq = run.nextSeq++;
+      run.facts.push(fact);
     }
     if (extraction.progressUnknown) run.progressUnknown = true;
   }
@@ -212,7 +225,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
     const view = spanViewOf(span);
     const attempt = this.#attemptOf(run, view, role);
     this.#absorb(run, adapter.extract(view, role, this.#context(run, attempt, entry?.truncated ?? false)));
-    if (role === 'attempt') {
+    if (role === 'attempt' && run.facts.some((f) => f.attempt === spanId && (f.kind === 'provider_error' || f.kind === 'watchdog_fired'))) {
       const verdict = deriveAttemptVerdict(this.#runFacts(run), spanId, this.#options.policy);
       if (verdict) writeAttributes(span, attemptVerdictAttributes(verdict));
     }
@@ -372,11 +385,16 @@ export class IncidentSpanProcessor implements SpanProcessor {
     try {
       body();
     } catch (error) {
-      this.#internalErrors += 1;
-      if (!this.#reported.has(hook)) {
-        this.#reported.add(hook);
-        diag.error(`IncidentSpanProcessor: internal error in ${hook}; the span is passed on unchanged. Further errors in ${hook} are counted, not logged.`, error);
-      }
+      this.#report(hook, error);
+    }
+  }
+
+  /** Counts an internal error; logs the first of each hook through diag. */
+  #report(hook: string, error: unknown): void {
+    this.#internalErrors += 1;
+    if (!this.#reported.has(hook)) {
+      this.#reported.add(hook);
+      diag.error(`IncidentSpanProcessor: internal error in ${hook}; the span is passed on unchanged. Further errors in ${hook} are counted, not logged.`, error);
     }
   }
 }
