@@ -10,7 +10,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConventionAdapter } from '../src/index.js';
 import { ADAPTERS, IncidentSpanProcessor } from '../src/index.js';
-import { CollectingExporter, createPipeline, errors, LOCAL_TOOLS } from './support/harness.js';
+import { KeepingExporter, createPipeline, errors, LOCAL_TOOLS } from './support/harness.js';
 
 const boundary = { tools: LOCAL_TOOLS };
 
@@ -119,7 +119,7 @@ describe('never loses a span', () => {
   });
 
   it('writes incident attributes even on a span already at the attribute count limit', () => {
-    const exporter = new CollectingExporter();
+    const exporter = new KeepingExporter();
     const provider = new BasicTracerProvider({
       spanLimits: { attributeCountLimit: 10 },
       spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)],

@@ -15,6 +15,7 @@ import { runRowsFromOtlpJsonLines } from '../report/otlp-json.js';
 import { RunRecorder } from '../runtime/run-recorder.js';
 import { IncidentSpanProcessor } from '../sdk/incident-span-processor.js';
 import { playFleet } from './fleet.js';
+import { KeepingExporter } from './keeping-exporter.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -35,18 +36,6 @@ export interface DemoResult {
   readonly traces: number;
   /** Set when the OTLP endpoint refused or could not be reached. */
   readonly otlpError?: string;
-}
-
-/** Keeps every finished span (after the incident processor changed it). */
-class KeepingExporter implements SpanExporter {
-  readonly spans: ReadableSpan[] = [];
-  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    this.spans.push(...spans);
-    done({ code: 0 });
-  }
-  shutdown(): Promise<void> {
-    return Promise.resolve();
-  }
 }
 
 /** Wraps an exporter to remember its first failure, so the CLI can say so. */

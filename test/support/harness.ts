@@ -2,9 +2,9 @@
  * Drives runs through RunRecorder → a real tracer provider →
  * IncidentSpanProcessor → an in-memory exporter, with a deterministic clock.
  */
-import type { ExportResult } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
 import type { IncidentSpanProcessorOptions } from '../../src/index.js';
 import { IncidentSpanProcessor, RunRecorder } from '../../src/index.js';
 import type { RunRecorderOptions } from '../../src/runtime/run-recorder.js';
@@ -24,24 +24,9 @@ export function steppingClock(start = Date.now()): (() => number) & { advance(ms
   });
 }
 
-/** An exporter that keeps every span it is given, even after shutdown (unlike InMemorySpanExporter). */
-export class CollectingExporter implements SpanExporter {
-  readonly spans: ReadableSpan[] = [];
-  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    this.spans.push(...spans);
-    done({ code: 0 });
-  }
-  shutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-  forceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
 /** A provider wired as users wire it, exporting into memory. */
 export function createPipeline(options: IncidentSpanProcessorOptions = {}) {
-  const exporter = new CollectingExporter();
+  const exporter = new KeepingExporter();
   const processor = new IncidentSpanProcessor({ sweepIntervalMillis: 0, ...options });
   const provider = new BasicTracerProvider({ spanProcessors: [processor, new SimpleSpanProcessor(exporter)] });
   const tracer = provider.getTracer('test');
@@ -88,3 +73,5 @@ export const LOCAL_TOOLS = [
   { name: 'grep', sideEffects: 'read_only' as const },
   { name: 'bash', sideEffects: 'unsafe' as const },
 ];
+
+export { KeepingExporter };
