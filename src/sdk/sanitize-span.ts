@@ -3,13 +3,13 @@
  * processor's `onEnd` and every exporter sees only sanitized data.
  */
 import type { Span } from '@opentelemetry/sdk-trace-base';
-import type { SanitizeOptions } from '../sanitize/sanitize-attributes.js';
-import { sanitizeAttributes } from '../sanitize/sanitize-attributes.js';
+import type { ChangeTally, SanitizeOptions } from '../sanitize/sanitize-attributes.js';
+import { createKeyAction, sanitizeAttributeMap } from '../sanitize/sanitize-attributes.js';
 import { createNameScrubber, scrubString } from '../sanitize/scrub-string.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** What the span sanitizer needs: the pure options and a memoized scrubber for names. */
+/** What the span sanitizer needs: the pure options with memoized key and name decisions. */
 export interface SpanSanitizer extends SanitizeOptions {
   /** Scrubs span and event names (low cardinality, so memoized). */
   readonly scrubName: (name: string) => string;
@@ -17,7 +17,12 @@ export interface SpanSanitizer extends SanitizeOptions {
 
 /** A {@link SpanSanitizer} for `options`. */
 export function createSpanSanitizer(options: SanitizeOptions): SpanSanitizer {
-  return { ...options, scrubName: createNameScrubber(options.maxStringLength) };
+  return {
+    maxStringLength: options.maxStringLength,
+    keepKeys: options.keepKeys,
+    keyAction: options.keyAction ?? createKeyAction(options.keepKeys),
+    scrubName: createNameScrubber(options.maxStringLength),
+  };
 }
 
 /**
@@ -27,48 +32,34 @@ export function createSpanSanitizer(options: SanitizeOptions): SpanSanitizer {
  */
 export function sanitizeSpanInPlace(span: Span, options: SpanSanitizer): number {
   const mutable = span as unknown as Mutable<Span>;
-  let changed = 0;
-  const attributes = sanitizeAttributes(span.attributes, options);
-  if (attributes.changed > 0) {
-    // A fresh object rather than `delete` on the span's own: deleting keys
-    // drops V8 into dictionary mode and slows every later read, export included.
-    mutable.attributes = attributes.attributes as Span['attributes'];
-    changed += attributes.changed;
-  }
+  const tally: ChangeTally = { changed: 0 };
+  const attributes = sanitizeAttributeMap(span.attributes, options, tally);
+  // A fresh object rather than `delete` on the span's own: deleting keys drops
+  // V8 into dictionary mode and slows every later read, export included.
+  if (attributes !== span.attributes) mutable.attributes = attributes as Span['attributes'];
   for (const event of span.events) {
     const e = event as Mutable<typeof event>;
     const name = options.scrubName(e.name);
     if (name !== e.name) {
       e.name = name;
-      changed += 1;
+      tally.changed += 1;
     }
-    if (e.attributes) {
-      const sanitized = sanitizeAttributes(e.attributes, options);
-      if (sanitized.changed > 0) {
-        e.attributes = sanitized.attributes as typeof e.attributes;
-        changed += sanitized.changed;
-      }
-    }
+    if (e.attributes) e.attributes = sanitizeAttributeMap(e.attributes, options, tally) as typeof e.attributes;
   }
   for (const link of span.links) {
-    if (!link.attributes) continue;
-    const sanitized = sanitizeAttributes(link.attributes, options);
-    if (sanitized.changed > 0) {
-      (link as Mutable<typeof link>).attributes = sanitized.attributes as typeof link.attributes;
-      changed += sanitized.changed;
-    }
+    if (link.attributes) (link as Mutable<typeof link>).attributes = sanitizeAttributeMap(link.attributes, options, tally) as typeof link.attributes;
   }
   if (typeof span.status.message === 'string') {
     const message = scrubString(span.status.message, options.maxStringLength);
     if (message !== span.status.message) {
-      mutable.status = { ...span.status, message };
-      changed += 1;
+      mutable.status = { code: span.status.code, message };
+      tally.changed += 1;
     }
   }
   const name = options.scrubName(span.name);
   if (name !== span.name) {
     mutable.name = name;
-    changed += 1;
+    tally.changed += 1;
   }
-  return changed;
+  return tally.changed;
 }
