@@ -7,7 +7,7 @@ import { context, diag, DiagLogLevel, trace } from '@opentelemetry/api';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConventionAdapter } from '../src/index.js';
 import { ADAPTERS, IncidentSpanProcessor } from '../src/index.js';
 import { KeepingExporter, createPipeline, errors, LOCAL_TOOLS } from './support/harness.js';
@@ -158,6 +158,21 @@ describe('lifecycle', () => {
     expect(runs).toHaveLength(2);
     for (const span of runs) expect(span.attributes['incident.outcome']).toBe('incomplete');
     expect(pipeline.processor.stats()).toMatchObject({ openRuns: 0, trackedSpans: 0 });
+  });
+
+  it('finalizes a run past maxRunAgeMillis from its sweep timer, with no new spans needed', () => {
+    vi.useFakeTimers();
+    try {
+      const pipeline = createPipeline({ maxRunAgeMillis: 5_000, sweepIntervalMillis: 1_000 });
+      pipeline.tracer.startSpan('invoke_agent idle', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } });
+      vi.advanceTimersByTime(4_000);
+      expect(pipeline.runSpans()).toHaveLength(0);
+      vi.advanceTimersByTime(2_000);
+      expect(pipeline.runSpans()[0]?.attributes['incident.cause.detail']).toBe('run_never_ended');
+      expect(pipeline.processor.stats()).toMatchObject({ openRuns: 0, runsFinalizedOpen: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does nothing after shutdown', async () => {
