@@ -79,7 +79,7 @@ class ProtobufCountingExporter {
  * round fills it faster than batches can be exported), so nothing is dropped;
  * batches stay at the SDK's usual 512 spans.
  */
-function createPipeline(withIncidents, { maxOpenRuns } = {}) {
+function createPipeline(withIncidents, { maxOpenRuns, name, sanitization } = {}) {
   const exporter = new ProtobufCountingExporter();
   const batch = new BatchSpanProcessor(exporter, {
     maxQueueSize: Math.max(RUNS_PER_ROUND, OPEN_RUNS) * SPANS_PER_RUN * 2,
@@ -87,10 +87,12 @@ function createPipeline(withIncidents, { maxOpenRuns } = {}) {
     scheduledDelayMillis: 60_000,
     exportTimeoutMillis: 60_000,
   });
-  const incidents = withIncidents ? new IncidentSpanProcessor({ sweepIntervalMillis: 0, ...(maxOpenRuns ? { maxOpenRuns } : {}) }) : undefined;
+  const incidents = withIncidents
+    ? new IncidentSpanProcessor({ sweepIntervalMillis: 0, ...(maxOpenRuns ? { maxOpenRuns } : {}), ...(sanitization ? { sanitization } : {}) })
+    : undefined;
   const provider = new BasicTracerProvider({ spanProcessors: incidents ? [incidents, batch] : [batch] });
   const tracer = provider.getTracer('agent-incidents-bench');
-  return { name: withIncidents ? 'with' : 'baseline', exporter, incidents, provider, tracer };
+  return { name: name ?? (withIncidents ? 'with' : 'baseline'), exporter, incidents, provider, tracer };
 }
 
 // ---------------------------------------------------------------------------
@@ -216,19 +218,22 @@ function median(values) {
 async function measureThroughput() {
   const baseline = createPipeline(false);
   const withProcessor = createPipeline(true);
-  const times = { baseline: [], with: [] };
-  const cpuTimes = { baseline: [], with: [] };
+  // The same processor with sanitization off: what sanitizing every span costs.
+  const unsanitized = createPipeline(true, { name: 'unsanitized', sanitization: { mode: 'off' } });
+  const times = { baseline: [], with: [], unsanitized: [] };
+  const cpuTimes = { baseline: [], with: [], unsanitized: [] };
 
   for (let i = 0; i < WARMUP_ROUNDS; i += 1) {
     await round(baseline, RUNS_PER_ROUND);
     await round(withProcessor, RUNS_PER_ROUND);
+    await round(unsanitized, RUNS_PER_ROUND);
   }
-  const warmBytes = { baseline: baseline.exporter.bytes, with: withProcessor.exporter.bytes };
+  const warmBytes = { baseline: baseline.exporter.bytes, with: withProcessor.exporter.bytes, unsanitized: unsanitized.exporter.bytes };
 
   // Alternate A/B, swapping which goes first in every pair (ABBA…) so drift
   // and GC carry-over fall on both sides equally.
   for (let i = 0; i < ROUNDS; i += 1) {
-    const order = i % 2 === 0 ? [baseline, withProcessor] : [withProcessor, baseline];
+    const order = i % 2 === 0 ? [baseline, withProcessor, unsanitized] : [unsanitized, withProcessor, baseline];
     for (const pipeline of order) {
       const { wall, cpu } = await round(pipeline, RUNS_PER_ROUND);
       times[pipeline.name].push(wall);
@@ -245,9 +250,11 @@ async function measureThroughput() {
   const bytesPerRun = {
     baseline: (baseline.exporter.bytes - warmBytes.baseline) / measuredRuns,
     with: (withProcessor.exporter.bytes - warmBytes.with) / measuredRuns,
+    unsanitized: (unsanitized.exporter.bytes - warmBytes.unsanitized) / measuredRuns,
   };
   await baseline.provider.shutdown();
   await withProcessor.provider.shutdown();
+  await unsanitized.provider.shutdown();
   return { times, cpuTimes, bytesPerRun };
 }
 
@@ -315,13 +322,19 @@ const { times, cpuTimes, bytesPerRun } = await measureThroughput();
 const perRun = {
   baseline: (median(times.baseline) / RUNS_PER_ROUND) * 1000,
   with: (median(times.with) / RUNS_PER_ROUND) * 1000,
+  unsanitized: (median(times.unsanitized) / RUNS_PER_ROUND) * 1000,
 };
 const spread = (list) => {
   const us = list.map((ms) => (ms / RUNS_PER_ROUND) * 1000);
   return `${fmt(Math.min(...us))}–${fmt(Math.max(...us))}`;
 };
-for (const name of ['baseline', 'with']) {
-  const label = name === 'baseline' ? 'baseline [BatchSpanProcessor]                       ' : 'with     [IncidentSpanProcessor, BatchSpanProcessor]';
+const LABELS = {
+  baseline: 'baseline    [BatchSpanProcessor]                                          ',
+  unsanitized: 'unsanitized [IncidentSpanProcessor(sanitization off), BatchSpanProcessor]',
+  with: 'with        [IncidentSpanProcessor, BatchSpanProcessor]                     ',
+};
+for (const name of ['baseline', 'unsanitized', 'with']) {
+  const label = LABELS[name];
   console.log(
     `${label}: ${fmt(perRun[name])} µs/run (median; rounds ${spread(times[name])}), ` +
       `${fmt(1e6 / perRun[name], 0)} runs/s, ${fmt(bytesPerRun[name], 0)} OTLP bytes/run`,
@@ -330,6 +343,7 @@ for (const name of ['baseline', 'with']) {
 const ratio = perRun.with / perRun.baseline;
 const cpuRatio = median(cpuTimes.with) / median(cpuTimes.baseline);
 console.log(`overhead: +${fmt(perRun.with - perRun.baseline)} µs/run (${fmt((ratio - 1) * 100)}%), target ratio ≤ 1.10`);
+console.log(`without sanitization: processor_overhead_ratio_unsanitized=${(perRun.unsanitized / perRun.baseline).toFixed(2)}`);
 console.log(
   `cross-check, process CPU time per run (median): baseline ${fmt((median(cpuTimes.baseline) / RUNS_PER_ROUND) * 1000)} µs, ` +
     `with ${fmt((median(cpuTimes.with) / RUNS_PER_ROUND) * 1000)} µs, ratio ${cpuRatio.toFixed(2)}`,

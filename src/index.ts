@@ -6,7 +6,7 @@
 // SDK edge.
 export { IncidentSpanProcessor } from './sdk/incident-span-processor.js';
 export type { IncidentProcessorStats } from './sdk/incident-span-processor.js';
-export { DEFAULTS, GEN_AI_PROVIDER_NAMES, resolveOptions } from './sdk/options.js';
+export { DEFAULTS, GEN_AI_PROVIDER_NAMES, resolveOptions, SANITIZATION_DEFAULTS } from './sdk/options.js';
 export type { IncidentSpanProcessorOptions, ResolvedOptions } from './sdk/options.js';
 
 // Runtime side.
@@ -59,6 +59,11 @@ export { GEN_AI, NATIVE_ATTR, NATIVE_EVENT, OPERATION } from './model/native-con
 // Conventions and sanitization.
 export { ADAPTERS, recognise } from './conventions/index.js';
 export type { ConventionAdapter, ExtractContext, Extraction, SpanRole, SpanView } from './conventions/index.js';
-export { sanitizeAttributes } from './sanitize/sanitize-attributes.js';
-export { scrubString } from './sanitize/scrub-string.js';
-export { isContentKey } from './sanitize/content-keys.js';
+export { createSanitizer, sanitizeAttributeMap, sanitizeAttributes, scrubString } from './sanitize/sanitizer.js';
+export type { KeyDecision, SanitizationMode, SanitizationOptions, Sanitizer } from './sanitize/sanitizer.js';
+export { createScrubber, createTally } from './sanitize/scrubber.js';
+export type { RedactionTally, Scrubber, ScrubberOptions } from './sanitize/scrubber.js';
+export { BUILT_IN_RULES, REDACTION_KINDS } from './sanitize/rules.js';
+export type { RedactionKind, ValueRule } from './sanitize/rules.js';
+export { CONTENT_KEYS, CONTENT_KEY_PREFIXES, isContentKey } from './sanitize/content-keys.js';
+export { OPERATIONAL_KEYS, OPERATIONAL_KEY_PREFIXES, isOperationalKey } from './sanitize/operational-keys.js';

@@ -9,7 +9,7 @@ import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConventionAdapter } from '../src/index.js';
-import { ADAPTERS, IncidentSpanProcessor } from '../src/index.js';
+import { ADAPTERS, attributes, IncidentSpanProcessor } from '../src/index.js';
 import { KeepingExporter, createPipeline, errors, LOCAL_TOOLS } from './support/harness.js';
 
 const boundary = { tools: LOCAL_TOOLS };
@@ -128,7 +128,7 @@ describe('never loses a span', () => {
     for (let i = 0; i < 20; i += 1) span.setAttribute(`custom.${i}`, i);
     span.end();
     expect(exporter.spans[0]?.attributes['incident.outcome']).toBe('success');
-    expect(exporter.spans[0]?.attributes['incident.schema_version']).toBe(1);
+    expect(exporter.spans[0]?.attributes['incident.schema_version']).toBe(attributes.SCHEMA_VERSION);
   });
 });
 
@@ -247,7 +247,7 @@ describe('garbage input yields unknown verdicts, not errors', () => {
     expect(pipeline.processor.stats().internalErrors).toBe(0);
     const span = pipeline.runSpans()[0];
     expect(span?.attributes['incident.outcome']).toBeDefined();
-    expect(span?.attributes['incident.schema_version']).toBe(1);
+    expect(span?.attributes['incident.schema_version']).toBe(attributes.SCHEMA_VERSION);
     for (const exported of pipeline.spans()) {
       for (const value of Object.values(exported.attributes)) {
         if (typeof value === 'string') expect(value.length).toBeLessThan(1000);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, DEFAULTS } from '../src/index.js';
+import { DEFAULT_POLICY, DEFAULTS, SANITIZATION_DEFAULTS } from '../src/index.js';
 
 const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
 
@@ -22,6 +22,12 @@ describe('README options table', () => {
   it.each(Object.entries(DEFAULT_POLICY))('quotes the default of policy.%s', (option, value) => {
     const quoted = quotedDefault(`policy.${option}`);
     expect(quoted).toBe(Array.isArray(value) ? JSON.stringify(value) : typeof value === 'string' ? `'${value}'` : String(value));
+  });
+});
+
+describe('README sanitization options', () => {
+  it.each(Object.entries(SANITIZATION_DEFAULTS))('quotes the default of sanitization.%s', (option, value) => {
+    expect(quotedDefault(`sanitization.${option}`)).toBe(typeof value === 'string' ? `'${value}'` : String(value));
   });
 });
 

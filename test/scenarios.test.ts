@@ -4,7 +4,7 @@
  * that the runtime's in-process verdict equals what was exported.
  */
 import { describe, expect, it } from 'vitest';
-import { incidentAttributes } from '../src/index.js';
+import { attributes, incidentAttributes } from '../src/index.js';
 import type { RunRecorder } from '../src/index.js';
 import { createPipeline, errors, LOCAL_TOOLS } from './support/harness.js';
 
@@ -508,7 +508,7 @@ describe('DESIGN §5 public scenarios', () => {
     const [exported] = pipeline.runSpans();
     expect(exported, 'the run span is exported').toBeDefined();
     expect(exported?.attributes).toMatchObject(want);
-    expect(exported?.attributes['incident.schema_version']).toBe(1);
+    expect(exported?.attributes['incident.schema_version']).toBe(attributes.SCHEMA_VERSION);
     // One classifier: the runtime's own verdict is exactly what was exported.
     expect(exported?.attributes).toMatchObject(incidentAttributes(inProcess));
   });

@@ -8,7 +8,7 @@
  * Version of the attribute contract, written as `incident.schema_version`.
  * Bumped whenever a key or an enum value changes (see CHANGELOG.md).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 // Run-level keys, written on the run span (`invoke_agent`).
 /** `success` | `recovered` | `failed` | `cancelled` | `incomplete`; on every run span. */
@@ -61,6 +61,8 @@ export const ATTR_INCIDENT_ATTEMPT_ERROR_CODE = 'incident.attempt.error.code';
 
 /** True on a span the processor ended because its run ended first (boolean). */
 export const ATTR_INCIDENT_TRUNCATED = 'incident.truncated';
+/** How many values sanitization removed or changed on this span (int; absent when none). */
+export const ATTR_INCIDENT_REDACTIONS = 'incident.redactions';
 
 /** Stable `error.type` key; set to the cause on failed and incomplete runs. */
 export const ATTR_ERROR_TYPE = 'error.type';
@@ -94,7 +96,12 @@ export const ATTEMPT_ATTRIBUTE_KEYS = [
   ATTR_INCIDENT_ATTEMPT_RETRYABLE,
   ATTR_INCIDENT_ATTEMPT_ERROR_CODE,
   ATTR_INCIDENT_TRUNCATED,
+  ATTR_INCIDENT_REDACTIONS,
 ] as const;
 
 /** Name of the counter of finished runs. */
 export const METRIC_AGENT_RUNS = 'agent.runs';
+/** Name of the counter of redactions, by kind. */
+export const METRIC_REDACTIONS = 'agent_incidents.redactions';
+/** Attribute of {@link METRIC_REDACTIONS}: the redaction kind. */
+export const ATTR_REDACTION_KIND = 'agent_incidents.redaction.kind';

@@ -32,6 +32,10 @@ export const CONTENT_KEYS: ReadonlySet<string> = new Set([
   'input.value',
   'output.value',
   'tool.parameters',
+  'llm.function_call',
+  'llm.invocation_parameters',
+  'embedding.text',
+  'document.content',
   // OpenLLMetry.
   'traceloop.entity.input',
   'traceloop.entity.output',
@@ -53,25 +57,11 @@ export const CONTENT_KEY_PREFIXES: readonly string[] = [
   'embedding.embeddings.',
 ];
 
-function matchesContentKey(key: string): boolean {
+/** True when `key` carries content under any supported convention. */
+export function isContentKey(key: string): boolean {
   if (CONTENT_KEYS.has(key)) return true;
   for (const prefix of CONTENT_KEY_PREFIXES) {
     if (key.startsWith(prefix)) return true;
   }
   return false;
-}
-
-// Attribute keys are few and repeat on every span: remember the answer.
-const memo = new Map<string, boolean>();
-const MEMO_CAPACITY = 4096;
-
-/** True when `key` carries content under any supported convention. */
-export function isContentKey(key: string): boolean {
-  let known = memo.get(key);
-  if (known === undefined) {
-    known = matchesContentKey(key);
-    if (memo.size >= MEMO_CAPACITY) memo.clear();
-    memo.set(key, known);
-  }
-  return known;
 }

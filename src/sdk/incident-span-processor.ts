@@ -21,8 +21,10 @@ import type { IncidentSpanProcessorOptions, ResolvedOptions } from './options.js
 import { resolveOptions } from './options.js';
 import type { OpenSpan, RunState } from './run-table.js';
 import { RunTable } from './run-table.js';
-import type { SpanSanitizer } from './sanitize-span.js';
-import { createSpanSanitizer, sanitizeSpanInPlace } from './sanitize-span.js';
+import type { Sanitizer } from '../sanitize/sanitizer.js';
+import { createSanitizer } from '../sanitize/sanitizer.js';
+import type { RedactionTally } from '../sanitize/scrubber.js';
+import { sanitizeSpanInPlace } from './sanitize-span.js';
 import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
 
 /** Counters of the processor's own behaviour, for tests and health checks. */
@@ -57,7 +59,8 @@ const SEQ_BASE = 1_000_000_000;
  */
 export class IncidentSpanProcessor implements SpanProcessor {
   readonly #options: ResolvedOptions;
-  readonly #sanitize: SpanSanitizer;
+  readonly #sanitizer: Sanitizer;
+  #redactionCounter: Counter | undefined;
   readonly #runs = new RunTable();
   readonly #reported = new Set<string>();
   #counter: Counter | undefined;
@@ -71,7 +74,14 @@ export class IncidentSpanProcessor implements SpanProcessor {
   /** Throws a `TypeError` naming the option when `options` is invalid. */
   constructor(options: IncidentSpanProcessorOptions = {}) {
     this.#options = resolveOptions(options);
-    this.#sanitize = createSpanSanitizer({ maxStringLength: this.#options.maxStringLength, keepKeys: KEEP_KEYS });
+    try {
+      this.#sanitizer = createSanitizer(this.#options.sanitization);
+    } catch (error) {
+      throw new TypeError(`IncidentSpanProcessor: invalid option sanitization: ${(error as Error).message}`);
+    }
+    if (this.#sanitizer.mode === 'off') {
+      diag.warn('IncidentSpanProcessor: sanitization is off; prompts, outputs, tool arguments and secrets are exported as recorded.');
+    }
     if (this.#options.sweepIntervalMillis > 0) {
       this.#timer = setInterval(() => this.#fenced('sweep', () => this.#sweep(Date.now())), this.#options.sweepIntervalMillis);
       // The sweep must never keep a host process alive.
@@ -107,8 +117,14 @@ export class IncidentSpanProcessor implements SpanProcessor {
     } catch (error) {
       this.#report('onEnding', error);
     }
+    if (this.#sanitizer.mode === 'off') return;
     try {
-      sanitizeSpanInPlace(span, this.#sanitize);
+      const tally: RedactionTally = { changed: 0, byKind: new Map() };
+      sanitizeSpanInPlace(span, this.#sanitizer, tally);
+      if (tally.changed > 0) {
+        writeAttributes(span, { [K.ATTR_INCIDENT_REDACTIONS]: tally.changed });
+        this.#countRedactions(tally);
+      }
     } catch (error) {
       this.#report('sanitize', error);
     }
@@ -319,9 +335,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
   }
 
   #countRun(span: Span, incident: Incident): void {
-    this.#counter ??= (this.#options.meterProvider ?? metrics.getMeterProvider())
-      .getMeter('agent-incidents')
-      .createCounter(K.METRIC_AGENT_RUNS, { description: 'Finished agent runs, by incident outcome and cause.', unit: '{run}' });
+    this.#counter ??= this.#meter().createCounter(K.METRIC_AGENT_RUNS, { description: 'Finished agent runs, by incident outcome and cause.', unit: '{run}' });
     const attributes: Record<string, string> = { [K.ATTR_INCIDENT_OUTCOME]: incident.outcome };
     if (incident.outcome !== 'success') {
       if (incident.cause) attributes[K.ATTR_INCIDENT_CAUSE] = incident.cause;
@@ -333,6 +347,18 @@ export class IncidentSpanProcessor implements SpanProcessor {
       attributes[GEN_AI.PROVIDER_NAME] = this.#options.metricProviderNames.has(provider) ? provider : '_OTHER';
     }
     this.#counter.add(1, attributes);
+  }
+
+  #countRedactions(tally: RedactionTally): void {
+    this.#redactionCounter ??= this.#meter().createCounter(K.METRIC_REDACTIONS, {
+      description: 'Values removed or scrubbed from exported spans, by kind (never the values).',
+      unit: '{redaction}',
+    });
+    for (const [kind, n] of tally.byKind) this.#redactionCounter.add(n, { [K.ATTR_REDACTION_KIND]: kind });
+  }
+
+  #meter() {
+    return (this.#options.meterProvider ?? metrics.getMeterProvider()).getMeter('agent-incidents');
   }
 
   #passSideEffectsUp(run: RunState, incident: Incident, endMillis: number): void {
@@ -398,9 +424,6 @@ export class IncidentSpanProcessor implements SpanProcessor {
     }
   }
 }
-
-/** Keys the sanitizer leaves alone: our own closed values. */
-const KEEP_KEYS: ReadonlySet<string> = new Set([...K.RUN_ATTRIBUTE_KEYS, ...K.ATTEMPT_ATTRIBUTE_KEYS]);
 
 /**
  * Writes attributes straight into the ending span. Incident keys must survive

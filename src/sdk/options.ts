@@ -8,7 +8,7 @@ import type { ConventionAdapter } from '../conventions/adapter.js';
 import { ADAPTERS } from '../conventions/index.js';
 import type { Policy, PolicyInput } from '../derive/policy.js';
 import { policySchema, resolvePolicy } from '../derive/policy.js';
-import { DEFAULT_MAX_STRING_LENGTH } from '../sanitize/scrub-string.js';
+import type { SanitizationOptions } from '../sanitize/sanitizer.js';
 
 /** Options of `IncidentSpanProcessor`. Every field is optional. */
 export interface IncidentSpanProcessorOptions {
@@ -33,15 +33,17 @@ export interface IncidentSpanProcessorOptions {
    */
   readonly sweepIntervalMillis?: number;
   /**
-   * Where the `agent.runs` counter is created.
+   * Where the `agent.runs` and `agent_incidents.redactions` counters are created.
    * @default the global MeterProvider (`metrics.getMeterProvider()`)
    */
   readonly meterProvider?: MeterProvider;
   /**
-   * Length past which exported strings are cut.
-   * @default 512
+   * What may leave the process: the mode (`standard`, `strict`, `off`), key
+   * lists and patterns, extra value patterns, hashing and length limits. See
+   * docs/sanitization.md; each field's default is in {@link SanitizationOptions}.
+   * @default { mode: 'standard' }
    */
-  readonly maxStringLength?: number;
+  readonly sanitization?: SanitizationOptions;
   /**
    * Values of `gen_ai.provider.name` kept as a metric attribute; others are
    * reported as `_OTHER` so the metric stays bounded.
@@ -83,7 +85,7 @@ export interface ResolvedOptions {
   readonly maxRunAgeMillis: number;
   readonly sweepIntervalMillis: number;
   readonly meterProvider?: MeterProvider;
-  readonly maxStringLength: number;
+  readonly sanitization: SanitizationOptions;
   readonly metricProviderNames: ReadonlySet<string>;
   readonly adapters: readonly ConventionAdapter[];
 }
@@ -93,7 +95,13 @@ export const DEFAULTS = Object.freeze({
   maxOpenRuns: 10_000,
   maxRunAgeMillis: 30 * 60 * 1000,
   sweepIntervalMillis: 60_000,
-  maxStringLength: DEFAULT_MAX_STRING_LENGTH,
+});
+
+/** Defaults of the sanitization options, quoted by the README options table. */
+export const SANITIZATION_DEFAULTS = Object.freeze({
+  mode: 'standard',
+  maxStringLength: 512,
+  maxStackTraceLength: 2048,
 });
 
 const optionsSchema = z
@@ -105,7 +113,22 @@ const optionsSchema = z
     meterProvider: z.custom<MeterProvider>((v) => typeof (v as MeterProvider | undefined)?.getMeter === 'function', {
       message: 'expected a MeterProvider (an object with getMeter)',
     }),
-    maxStringLength: z.number().int().min(16).max(1_000_000),
+    sanitization: z
+      .object({
+        mode: z.enum(['standard', 'strict', 'off']),
+        allowKeys: z.array(z.string().min(1)).max(10_000),
+        allowKeyPatterns: z.array(z.string().min(1)).max(1000),
+        blockKeys: z.array(z.string().min(1)).max(10_000),
+        blockKeyPatterns: z.array(z.string().min(1)).max(1000),
+        valuePatterns: z
+          .array(z.object({ pattern: z.string().min(1), kind: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'a lower-case word of at most 32 characters').optional() }).strict())
+          .max(100),
+        hashKey: z.string().min(16, 'at least 16 characters'),
+        maxStringLength: z.number().int().min(16).max(1_000_000),
+        maxStackTraceLength: z.number().int().min(64).max(1_000_000),
+      })
+      .partial()
+      .strict(),
     metricProviderNames: z.array(z.string()).max(1000),
     adapters: z.array(
       z.custom<ConventionAdapter>((v) => typeof (v as ConventionAdapter | undefined)?.extract === 'function', {
@@ -134,7 +157,7 @@ export function resolveOptions(options: IncidentSpanProcessorOptions = {}): Reso
     maxRunAgeMillis: o.maxRunAgeMillis ?? DEFAULTS.maxRunAgeMillis,
     sweepIntervalMillis: o.sweepIntervalMillis ?? DEFAULTS.sweepIntervalMillis,
     meterProvider: options.meterProvider,
-    maxStringLength: o.maxStringLength ?? DEFAULTS.maxStringLength,
+    sanitization: { ...SANITIZATION_DEFAULTS, ...o.sanitization } as SanitizationOptions,
     metricProviderNames: new Set(o.metricProviderNames ?? GEN_AI_PROVIDER_NAMES),
     adapters: options.adapters ?? ADAPTERS,
   };

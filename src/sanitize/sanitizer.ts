@@ -1,0 +1,188 @@
+/**
+ * The sanitizer: decides, per attribute key, whether a value is removed, kept
+ * or scrubbed (by mode and the user's key lists), and scrubs attribute maps.
+ * Pure, so every edge (the SDK processor today) uses the same one.
+ */
+import { isContentKey } from './content-keys.js';
+import { isOperationalKey } from './operational-keys.js';
+import type { RedactionKind, ValueRule } from './rules.js';
+import type { RedactionTally, Scrubber } from './scrubber.js';
+import { countRedaction, createScrubber } from './scrubber.js';
+
+/** How much of a span may leave the process. */
+export type SanitizationMode = 'standard' | 'strict' | 'off';
+
+/** Sanitization options, as users give them. Every field is optional. */
+export interface SanitizationOptions {
+  /**
+   * `standard` removes content keys of every supported convention and scrubs
+   * every other string; `strict` keeps only operational keys (and `allowKeys`),
+   * scrubbed; `off` exports everything as it is (logged once).
+   * @default 'standard'
+   */
+  readonly mode?: SanitizationMode;
+  /** Keys kept even when they carry content (standard) or are not operational (strict). Values are still scrubbed. @default [] */
+  readonly allowKeys?: readonly string[];
+  /** Regular expressions (source text) of keys kept like `allowKeys`. @default [] */
+  readonly allowKeyPatterns?: readonly string[];
+  /** Keys always removed. @default [] */
+  readonly blockKeys?: readonly string[];
+  /** Regular expressions (source text) of keys always removed. @default [] */
+  readonly blockKeyPatterns?: readonly string[];
+  /** Extra value patterns (regular expression source), each replaced by `[redacted:<kind>]`. @default [] */
+  readonly valuePatterns?: readonly { readonly pattern: string; readonly kind?: string }[];
+  /** Hash redacted values with this HMAC key instead of a bare marker (`[redacted:secret:<hmac>]`). @default unset */
+  readonly hashKey?: string;
+  /** Length past which free text is cut. @default 512 */
+  readonly maxStringLength?: number;
+  /** Length past which a stack trace (reduced to its frames) is cut. @default 2048 */
+  readonly maxStackTraceLength?: number;
+}
+
+/** What happens to a key: removed (with the kind counted), kept as is, or kept and scrubbed. */
+export type KeyDecision = { readonly action: 'remove'; readonly kind: RedactionKind } | { readonly action: 'keep' } | { readonly action: 'scrub' };
+
+/** A configured sanitizer. */
+export interface Sanitizer {
+  readonly mode: SanitizationMode;
+  /** The decision for an attribute key (memoized). */
+  decide(key: string): KeyDecision;
+  /** Scrubs free text (status messages, names, values). */
+  readonly scrub: Scrubber['scrub'];
+  /** Reduces and scrubs a stack trace. */
+  readonly scrubStackTrace: Scrubber['scrubStackTrace'];
+}
+
+const REMOVE_CONTENT: KeyDecision = { action: 'remove', kind: 'content_key' };
+const REMOVE_BLOCKED: KeyDecision = { action: 'remove', kind: 'blocked_key' };
+const REMOVE_NOT_ALLOWED: KeyDecision = { action: 'remove', kind: 'not_allowed' };
+const KEEP: KeyDecision = { action: 'keep' };
+const SCRUB: KeyDecision = { action: 'scrub' };
+const MEMO_CAPACITY = 4096;
+
+function compile(source: string, what: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    throw new TypeError(`invalid ${what} ${JSON.stringify(source)}: ${(error as Error).message}`);
+  }
+}
+
+/** Builds a {@link Sanitizer}; throws a `TypeError` naming a pattern that does not compile. */
+export function createSanitizer(options: SanitizationOptions = {}): Sanitizer {
+  const mode = options.mode ?? 'standard';
+  const allow = new Set(options.allowKeys ?? []);
+  const block = new Set(options.blockKeys ?? []);
+  const allowPatterns = (options.allowKeyPatterns ?? []).map((p) => compile(p, 'allowKeyPatterns entry'));
+  const blockPatterns = (options.blockKeyPatterns ?? []).map((p) => compile(p, 'blockKeyPatterns entry'));
+  const extraRules: ValueRule[] = (options.valuePatterns ?? []).map(({ pattern, kind }) => {
+    const compiled = compile(pattern, 'valuePatterns pattern');
+    // A pattern that matches nothing at all would put a marker between every two characters.
+    if (compiled.test('')) throw new TypeError(`invalid valuePatterns pattern ${JSON.stringify(pattern)}: it matches the empty string`);
+    return { kind: kind ?? 'custom', trigger: new RegExp(compiled.source, compiled.flags), pattern: new RegExp(compiled.source, 'g') };
+  });
+  const scrubber = createScrubber({
+    maxStringLength: options.maxStringLength,
+    maxStackTraceLength: options.maxStackTraceLength,
+    extraRules,
+    hashKey: options.hashKey,
+  });
+  const memo = new Map<string, KeyDecision>();
+
+  function decideUncached(key: string): KeyDecision {
+    // Even our own keys are scrubbed, not trusted: an input span can carry an
+    // `incident.*` key with any value. Closed values pass the fast path.
+    if (mode === 'off') return KEEP;
+    if (block.has(key) || blockPatterns.some((p) => p.test(key))) return REMOVE_BLOCKED;
+    if (allow.has(key) || allowPatterns.some((p) => p.test(key))) return SCRUB;
+    if (mode === 'strict') return isOperationalKey(key) ? SCRUB : REMOVE_NOT_ALLOWED;
+    return isContentKey(key) ? REMOVE_CONTENT : SCRUB;
+  }
+
+  return {
+    mode,
+    decide(key) {
+      let decision = memo.get(key);
+      if (decision === undefined) {
+        decision = decideUncached(key);
+        if (memo.size >= MEMO_CAPACITY) memo.clear();
+        memo.set(key, decision);
+      }
+      return decision;
+    },
+    scrub: scrubber.scrub,
+    scrubStackTrace: scrubber.scrubStackTrace,
+  };
+}
+
+/** An attribute map as spans hold it. */
+export type Attributes = Record<string, unknown>;
+
+function isStackTraceKey(key: string): boolean {
+  return key.endsWith('stacktrace');
+}
+
+function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: RedactionTally): unknown {
+  if (typeof value === 'string') return isStackTraceKey(key) ? sanitizer.scrubStackTrace(value, tally) : sanitizer.scrub(value, tally);
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      const next = typeof item === 'string' ? sanitizer.scrub(item, tally) : item;
+      if (next !== item) out ??= value.slice();
+      if (out) out[i] = next;
+    }
+    return out ?? value;
+  }
+  return value;
+}
+
+/**
+ * Sanitizes an attribute map and adds what it removed or changed to `tally`.
+ * Returns `attributes` itself when nothing changed. Total for any input object.
+ */
+export function sanitizeAttributeMap(attributes: Attributes, sanitizer: Sanitizer, tally: RedactionTally): Attributes {
+  // Built only once something changes, by adding keys (never `delete`, which
+  // would leave a slow dictionary-mode object for the exporter to read).
+  let out: Attributes | undefined;
+  const keys = Object.keys(attributes);
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as string;
+    const value = attributes[key];
+    const decision = sanitizer.decide(key);
+    let next = value;
+    if (decision.action === 'remove') countRedaction(tally, decision.kind);
+    else if (decision.action === 'scrub') next = scrubValue(key, value, sanitizer, tally);
+    const changed = decision.action === 'remove' || next !== value;
+    if (changed) {
+      tally.changed += 1;
+      if (out === undefined) {
+        out = {};
+        for (let j = 0; j < i; j += 1) out[keys[j] as string] = attributes[keys[j] as string];
+      }
+    }
+    if (out !== undefined && decision.action !== 'remove') out[key] = next;
+  }
+  return out ?? attributes;
+}
+
+const DEFAULT_SANITIZER = createSanitizer();
+
+/**
+ * Sanitizes `attributes` in `standard` mode (or with the given sanitizer):
+ * content keys removed, every string scrubbed. Returns the sanitized map and
+ * how many values were removed or changed.
+ */
+export function sanitizeAttributes(
+  attributes: Attributes | undefined,
+  sanitizer: Sanitizer = DEFAULT_SANITIZER,
+): { readonly attributes: Attributes; readonly changed: number } {
+  if (!attributes) return { attributes: {}, changed: 0 };
+  const tally = { changed: 0, byKind: new Map<RedactionKind, number>() };
+  return { attributes: sanitizeAttributeMap(attributes, sanitizer, tally), changed: tally.changed };
+}
+
+/** Scrubs one string with the default `standard` sanitizer, cut to `maxLength` (default 512). */
+export function scrubString(value: string, maxLength?: number): string {
+  return maxLength === undefined ? DEFAULT_SANITIZER.scrub(value) : createScrubber({ maxStringLength: maxLength }).scrub(value);
+}

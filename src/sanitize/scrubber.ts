@@ -1,0 +1,160 @@
+/**
+ * A string scrubber: replaces every value-rule match with a fixed marker
+ * (`[redacted:<kind>]`, or `[redacted:<kind>:<hmac>]` when a hash key is set),
+ * shortens stack traces to their frames, and cuts long text. Pure computation.
+ */
+import { createHmac } from 'node:crypto';
+import type { RedactionKind, ValueRule } from './rules.js';
+import { BUILT_IN_RULES } from './rules.js';
+
+/** Counts of what was removed or changed, by kind; shared across one span. */
+export interface RedactionTally {
+  /** Values removed or changed. */
+  changed: number;
+  /** Findings by kind (a value can hold several). */
+  readonly byKind: Map<RedactionKind, number>;
+}
+
+/** A new, empty {@link RedactionTally}. */
+export function createTally(): RedactionTally {
+  return { changed: 0, byKind: new Map() };
+}
+
+/** Adds one finding of `kind` to `tally`. */
+export function countRedaction(tally: RedactionTally | undefined, kind: RedactionKind, n = 1): void {
+  if (tally) tally.byKind.set(kind, (tally.byKind.get(kind) ?? 0) + n);
+}
+
+/** Options of {@link createScrubber}. */
+export interface ScrubberOptions {
+  /**
+   * Length past which free text is cut.
+   * @default 512
+   */
+  readonly maxStringLength?: number;
+  /**
+   * Length past which a stack trace (after reduction to its frames) is cut.
+   * @default 2048
+   */
+  readonly maxStackTraceLength?: number;
+  /** Rules added to the built-in ones, applied after them. */
+  readonly extraRules?: readonly ValueRule[];
+  /**
+   * When set, markers carry an HMAC-SHA256 prefix of the redacted text keyed
+   * by this value, so equal secrets can be correlated without being revealed.
+   * @default unset (fixed markers)
+   */
+  readonly hashKey?: string;
+}
+
+/** A configured scrubber. */
+export interface Scrubber {
+  /** Scrubs free text and cuts it to the string limit. */
+  scrub(value: string, tally?: RedactionTally): string;
+  /** Reduces a stack trace to its frames without paths, scrubs and cuts it. */
+  scrubStackTrace(value: string, tally?: RedactionTally): string;
+}
+
+// Short identifier-like strings (enum values, ids, model names) cannot hold any
+// built-in shape: those need a space, `@`, `/`, `:` or `=`, or at least 15
+// characters with a dash (`xoxb-…`) or 20 without (`AKIA…`).
+const TOO_SHORT_FOR_A_SECRET = /^(?:[A-Za-z0-9_.]{0,19}|[A-Za-z0-9_.-]{0,14})$/;
+const MEMO_MAX_VALUE_LENGTH = 96;
+const MEMO_CAPACITY = 8192;
+
+// JS/Java frames (`at fn (/dir/file.js:1:2)`), Python frames (`File "/dir/x.py", line 3, in fn`).
+const JS_FRAME = /^\s*at\s/;
+const PY_FRAME = /^\s*File "/;
+// Any absolute path (optionally a file:// URL): keep only its last segment.
+const PATH_DIRECTORIES = /(?:file:\/\/)?(?:\/|[A-Za-z]:\\)(?:[^\s()"':\\/]+[\\/])+/g;
+
+/** Creates a {@link Scrubber}; extra rules are validated by the caller. */
+export function createScrubber(options: ScrubberOptions = {}): Scrubber {
+  const maxLength = options.maxStringLength ?? 512;
+  const maxStack = options.maxStackTraceLength ?? 2048;
+  const extraRules = options.extraRules ?? [];
+  const rules = [...BUILT_IN_RULES, ...extraRules];
+  // The combined pre-check covers the built-in rules only: user patterns may
+  // use flags or named groups that do not combine, so they always run.
+  const anyTrigger = new RegExp(BUILT_IN_RULES.map((r) => r.trigger.source).join('|'), 'i');
+  // The short-identifier fast path holds for the built-in shapes only.
+  const fastPath = extraRules.length === 0;
+  const hashKey = options.hashKey;
+  const memo = new Map<string, { out: string; kinds: RedactionKind[] }>();
+
+  const marker = (kind: RedactionKind, text: string): string =>
+    hashKey === undefined ? `[redacted:${kind}]` : `[redacted:${kind}:${createHmac('sha256', hashKey).update(text).digest('hex').slice(0, 12)}]`;
+
+  function applyRules(value: string, kinds: RedactionKind[]): string {
+    const candidates = anyTrigger.test(value) ? rules : extraRules;
+    let out = value;
+    for (const rule of candidates) {
+      if (!rule.trigger.test(out)) continue;
+      out = out.replace(rule.pattern, (match: string, ...groups: unknown[]) => {
+        kinds.push(rule.kind);
+        const kept = rule.keepGroup !== undefined ? String(groups[rule.keepGroup - 1] ?? '') : '';
+        return kept + marker(rule.kind, match.slice(kept.length));
+      });
+    }
+    return out;
+  }
+
+  /** Scrubs and cuts `value`, pushing the kind of every finding onto `kinds`. */
+  function scrubWithin(value: string, limit: number, kinds: RedactionKind[]): string {
+    // Scan a bounded window: a 1 MB attribute must not cost a 1 MB regex pass
+    // per rule. The window is far larger than what is kept, so a secret cut at
+    // its edge can never shift into the kept part.
+    const window = Math.max(limit * 8, 16_384);
+    let out = applyRules(value.length > window ? value.slice(0, window) : value, kinds);
+    if (out.length > limit) {
+      out = `${out.slice(0, limit)}…[truncated]`;
+      kinds.push('truncated');
+    }
+    return out;
+  }
+
+  function counted(out: string, kinds: readonly RedactionKind[], tally: RedactionTally | undefined): string {
+    for (const kind of kinds) countRedaction(tally, kind);
+    return out;
+  }
+
+  return {
+    scrub(value, tally) {
+      if (fastPath && value.length < 20 && TOO_SHORT_FOR_A_SECRET.test(value)) return value;
+      if (value.length > MEMO_MAX_VALUE_LENGTH) {
+        const kinds: RedactionKind[] = [];
+        return counted(scrubWithin(value, maxLength, kinds), kinds, tally);
+      }
+      // Short values repeat on every span (model names, tool names): remember them.
+      let known = memo.get(value);
+      if (known === undefined) {
+        const kinds: RedactionKind[] = [];
+        known = { out: scrubWithin(value, maxLength, kinds), kinds };
+        if (memo.size >= MEMO_CAPACITY) memo.clear();
+        memo.set(value, known);
+      }
+      return counted(known.out, known.kinds, tally);
+    },
+    scrubStackTrace(value, tally) {
+      const lines = value.slice(0, Math.max(maxStack * 8, 16_384)).split('\n');
+      const kept: string[] = [];
+      let afterPythonFrame = false;
+      for (const line of lines) {
+        if (JS_FRAME.test(line) || PY_FRAME.test(line)) {
+          kept.push(line.replace(PATH_DIRECTORIES, ''));
+          afterPythonFrame = PY_FRAME.test(line);
+        } else if (afterPythonFrame && /^\s+\S/.test(line)) {
+          // The source line Python prints under a frame: code, maybe literals. Dropped.
+          afterPythonFrame = false;
+        } else {
+          kept.push(line);
+          afterPythonFrame = false;
+        }
+      }
+      const kinds: RedactionKind[] = [];
+      const out = scrubWithin(kept.join('\n'), maxStack, kinds);
+      if (out !== value && kinds.length === 0) kinds.push('path');
+      return out === value ? value : counted(out, kinds, tally);
+    },
+  };
+}

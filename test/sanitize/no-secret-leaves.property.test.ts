@@ -1,0 +1,224 @@
+/**
+ * Property: whatever span trees an app produces, across every supported
+ * convention, no generated secret reaches the exporter. Each case builds a
+ * random trace with secrets of every kind placed anywhere (attribute values,
+ * string arrays, event and link attributes, exception messages and stacks,
+ * status messages, span names), ends it through the processor, serializes
+ * the exported batch as OTLP/JSON and searches the bytes.
+ */
+import type { Attributes, Span } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
+import { IncidentSpanProcessor } from '../../src/index.js';
+
+/** A secret and the text that carries it; `secret` must never be exported. */
+interface Planted {
+  readonly text: string;
+  readonly secret: string;
+}
+
+const chars = (alphabet: string, min: number, max: number) =>
+  fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(''));
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
+const ALNUM = UPPER + LOWER + DIGITS;
+// Secrets always carry a letter outside hex, so a random trace or span id can never contain one by chance.
+const marked = (body: fc.Arbitrary<string>) => body.map((b) => `Q${b}`);
+
+const secretKinds: fc.Arbitrary<Planted>[] = [
+  marked(chars(ALNUM + '_-', 24, 40)).map((s) => ({ text: `sk-proj-${s}`, secret: s })),
+  marked(chars(ALNUM + '_-', 30, 40)).map((s) => ({ text: `sk-ant-api03-${s}`, secret: s })),
+  marked(chars(ALNUM + '_-', 34, 34)).map((s) => ({ text: `AIza${s}`, secret: s })),
+  chars(UPPER + DIGITS, 15, 15).map((s) => ({ text: `AKIAQ${s}`, secret: `Q${s}` })),
+  fc.tuple(chars(UPPER, 1, 1), chars(LOWER, 1, 1), chars(ALNUM + '/+', 37, 37)).map(([u, l, rest]) => {
+    const s = `Q${u}${l}${rest}`;
+    return { text: s, secret: s };
+  }),
+  marked(chars(ALNUM, 35, 40)).map((s) => ({ text: `ghp_${s}`, secret: s })),
+  marked(chars(ALNUM + '_-', 20, 30)).map((s) => ({ text: `glpat-${s}`, secret: s })),
+  marked(chars(ALNUM + '-', 12, 30)).map((s) => ({ text: `xoxb-${s}`, secret: s })),
+  marked(chars(ALNUM, 20, 30)).map((s) => ({ text: `sk_live_${s}`, secret: s })),
+  fc.tuple(marked(chars(ALNUM + '_-', 10, 20)), chars(ALNUM + '_-', 10, 20), chars(ALNUM + '_-', 10, 20)).map(([a, b, c]) => ({
+    text: `eyJ${a}.${b}.${c}`,
+    secret: `${a}.${b}`,
+  })),
+  marked(chars(ALNUM + '._~+/=-', 16, 40)).map((s) => ({ text: `Bearer ${s}`, secret: s })),
+  marked(chars(ALNUM + '+/=', 16, 40)).map((s) => ({ text: `Basic ${s}`, secret: s })),
+  marked(chars(ALNUM + '+/', 40, 80)).map((s) => ({ text: `-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----`, secret: s })),
+  marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `https://deploy:${s}@api.example.com/v1/chat`, secret: s })),
+  marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `postgres://admin:${s}@db.internal:5432/app`, secret: s })),
+  marked(chars(ALNUM + '-_', 12, 24)).map((s) => ({ text: `https://api.example.com/v1/models?api_key=${s}&x=1`, secret: s })),
+  fc.tuple(fc.constantFrom('api_key', 'token', 'password', 'secret', 'auth_token'), fc.constantFrom('=', ': ', '="'), marked(chars(ALNUM + '!#$%', 12, 24))).map(
+    ([key, op, s]) => ({ text: `${key}${op}${s}`, secret: s }),
+  ),
+  fc.tuple(marked(chars(LOWER + DIGITS + '._', 6, 16)), chars(LOWER, 3, 10)).map(([local, domain]) => {
+    const email = `${local}@${domain}.example.com`;
+    return { text: email, secret: email };
+  }),
+  fc.tuple(fc.constantFrom('/home/', '/Users/'), marked(chars(LOWER + DIGITS, 8, 16))).map(([root, user]) => ({
+    text: `${root}${user}/project/src/index.ts`,
+    secret: `${root}${user}`,
+  })),
+  marked(chars(LOWER + DIGITS, 8, 16)).map((user) => ({ text: `C:\\Users\\${user}\\AppData\\key.pem`, secret: `\\${user}\\` })),
+];
+
+const planted = fc.oneof(...secretKinds);
+const DELIMITERS = [' ', '"', '\n', '(', ',', "'", '\t', ' = '];
+const filler = fc.constantFrom('', 'request failed:', 'calling provider', 'see', 'error at', 'cause:', 'UND_ERR_SOCKET', '{"headers":{');
+/** Text with one secret inside, delimited as logs and messages delimit them. */
+const carrying = fc
+  .tuple(filler, fc.constantFrom(...DELIMITERS), planted, fc.constantFrom(...DELIMITERS), filler)
+  .map(([before, d1, p, d2, after]) => ({ text: `${before}${d1}${p.text}${d2}${after}`, secret: p.secret }));
+
+// Keys of every convention: content keys, operational keys and free-form ones.
+const KEYS = [
+  'gen_ai.input.messages',
+  'gen_ai.output.messages',
+  'gen_ai.system_instructions',
+  'gen_ai.tool.call.arguments',
+  'gen_ai.tool.call.result',
+  'gen_ai.prompt.0.content',
+  'gen_ai.completion.0.content',
+  'gen_ai.request.model',
+  'gen_ai.tool.name',
+  'ai.prompt',
+  'ai.prompt.messages',
+  'ai.response.text',
+  'ai.response.toolCalls',
+  'ai.toolCall.args',
+  'ai.toolCall.result',
+  'ai.request.headers.authorization',
+  'ai.telemetry.metadata.user',
+  'ai.model.id',
+  'input.value',
+  'output.value',
+  'llm.input_messages.0.message.content',
+  'tool.parameters',
+  'tool_call.function.arguments',
+  'traceloop.entity.input',
+  'traceloop.entity.output',
+  'http.url',
+  'url.full',
+  'db.connection_string',
+  'user.note',
+  'error.message',
+  'incident.cause',
+  'app.config',
+];
+
+interface SpanPlan {
+  readonly name: string;
+  readonly attributes: Array<[string, Planted | Planted[] | number]>;
+  readonly events: Array<{ name: string; attributes: Array<[string, Planted]> }>;
+  readonly exception?: { message: Planted; stack: Planted };
+  readonly status?: Planted;
+  readonly linkAttribute?: Planted;
+  readonly children: SpanPlan[];
+}
+
+const SPAN_NAMES = ['invoke_agent', 'chat', 'execute_tool', 'ai.streamText', 'ai.streamText.doStream', 'ai.toolCall', 'LLM', 'AGENT', 'openai.chat', 'HTTP POST'];
+const OPERATIONS: Record<string, Attributes> = {
+  invoke_agent: { 'gen_ai.operation.name': 'invoke_agent' },
+  chat: { 'gen_ai.operation.name': 'chat' },
+  execute_tool: { 'gen_ai.operation.name': 'execute_tool' },
+  AGENT: { 'openinference.span.kind': 'AGENT' },
+  LLM: { 'openinference.span.kind': 'LLM' },
+  'openai.chat': { 'traceloop.span.kind': 'task' },
+};
+
+/** A span of the plan with the given children (trees are at most three levels deep). */
+const spanWith = (children: fc.Arbitrary<SpanPlan[]>): fc.Arbitrary<SpanPlan> =>
+  fc.record({
+    name: fc.oneof(fc.constantFrom(...SPAN_NAMES), carrying.map((c) => `execute_tool ${c.text}`)),
+    attributes: fc.array(
+      fc.tuple(fc.constantFrom(...KEYS), fc.oneof(carrying, fc.array(carrying, { minLength: 1, maxLength: 3 }), fc.integer())),
+      { maxLength: 5 },
+    ),
+    events: fc.array(
+      fc.record({
+        name: fc.oneof(fc.constantFrom('agent_incidents.provider_progress', 'gen_ai.content.prompt', 'log'), carrying.map((c) => c.text)),
+        attributes: fc.array(fc.tuple(fc.constantFrom(...KEYS, 'message', 'body'), carrying), { maxLength: 2 }),
+      }),
+      { maxLength: 2 },
+    ),
+    exception: fc.option(fc.record({ message: carrying, stack: carrying }), { nil: undefined }),
+    status: fc.option(carrying, { nil: undefined }),
+    linkAttribute: fc.option(carrying, { nil: undefined }),
+    children,
+  });
+const leaf = spanWith(fc.constant([]));
+const spanPlan = spanWith(fc.array(spanWith(fc.array(leaf, { maxLength: 2 })), { maxLength: 2 }));
+
+/** Every secret a plan plants, so the test can search for each. */
+function secretsOf(plan: SpanPlan): string[] {
+  const values = (v: Planted | Planted[] | number) => (typeof v === 'number' ? [] : Array.isArray(v) ? v : [v]);
+  return [
+    ...plan.attributes.flatMap(([, v]) => values(v).map((p) => p.secret)),
+    ...plan.events.flatMap((e) => e.attributes.map(([, p]) => p.secret)),
+    ...(plan.exception ? [plan.exception.message.secret, plan.exception.stack.secret] : []),
+    ...(plan.status ? [plan.status.secret] : []),
+    ...(plan.linkAttribute ? [plan.linkAttribute.secret] : []),
+    ...plan.children.flatMap(secretsOf),
+  ];
+}
+
+function nameSecrets(plan: SpanPlan): string[] {
+  return [plan.name, ...plan.events.map((e) => e.name), ...plan.children.flatMap(nameSecrets)];
+}
+
+const exporter = new KeepingExporter();
+const provider = new BasicTracerProvider({
+  spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)],
+});
+const tracer = provider.getTracer('property');
+
+function play(plan: SpanPlan, parent: Span | undefined, linkTo: Span | undefined): void {
+  const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
+  const attributes: Attributes = { ...(OPERATIONS[plan.name] ?? {}) };
+  for (const [key, value] of plan.attributes) {
+    attributes[key] = typeof value === 'number' ? value : Array.isArray(value) ? value.map((p) => p.text) : value.text;
+  }
+  const links = linkTo && plan.linkAttribute ? [{ context: linkTo.spanContext(), attributes: { note: plan.linkAttribute.text } }] : [];
+  const span = tracer.startSpan(plan.name, { attributes, links }, ctx);
+  for (const event of plan.events) span.addEvent(event.name, Object.fromEntries(event.attributes.map(([k, p]) => [k, p.text])));
+  if (plan.exception) {
+    const error = new Error(plan.exception.message.text);
+    error.stack = `Error: ${plan.exception.message.text}\n    at handler (${plan.exception.stack.text}:10:5)\n    at run (/srv/app/index.js:1:1)`;
+    span.recordException(error);
+  }
+  if (plan.status) span.setStatus({ code: 2, message: plan.status.text });
+  for (const child of plan.children) play(child, span, span);
+  span.end();
+}
+
+describe('no secret leaves the process', () => {
+  it('keeps every generated secret out of the OTLP/JSON export of random span trees (10,000 cases)', () => {
+    const decoder = new TextDecoder();
+    fc.assert(
+      fc.property(spanPlan, (plan) => {
+        exporter.spans.length = 0;
+        play(plan, undefined, undefined);
+        const json = decoder.decode(JsonTraceSerializer.serializeRequest(exporter.spans));
+        for (const secret of secretsOf(plan)) {
+          if (json.includes(secret)) throw new Error(`secret ${JSON.stringify(secret)} was exported`);
+        }
+        // Names carry secrets too (span and event names built from `carrying`).
+        for (const name of nameSecrets(plan)) {
+          for (const planted of secretKindsIn(name)) if (json.includes(planted)) throw new Error(`secret in a name was exported: ${planted}`);
+        }
+      }),
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 10_000), seed: Number(process.env.PROPERTY_SEED ?? 20261122) },
+    );
+    expect(exporter.spans.length).toBeGreaterThan(0);
+  });
+});
+
+/** The secret-looking tokens of a name (names do not keep their Planted record). */
+function secretKindsIn(name: string): string[] {
+  return [...name.matchAll(/Q[A-Za-z0-9_+/=.~-]{10,}/g)].map((m) => m[0]);
+}
