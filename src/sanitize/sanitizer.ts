@@ -35,7 +35,7 @@ export interface SanitizationOptions {
   readonly hashKey?: string;
   /** Length past which free text is cut. @default 512 */
   readonly maxStringLength?: number;
-  /** Length past which a stack trace (reduced to its frames) is cut. @default 2048 */
+  /** Length past which a stack trace (frames stripped of directories) is cut. @default 2048 */
   readonly maxStackTraceLength?: number;
 }
 

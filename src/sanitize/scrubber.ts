@@ -51,7 +51,7 @@ export interface ScrubberOptions {
 export interface Scrubber {
   /** Scrubs free text and cuts it to the string limit. */
   scrub(value: string, tally?: RedactionTally): string;
-  /** Reduces a stack trace to its frames without paths, scrubs and cuts it. */
+  /** Strips directories from stack frames, drops Python source lines, scrubs and cuts the trace. */
   scrubStackTrace(value: string, tally?: RedactionTally): string;
 }
 
