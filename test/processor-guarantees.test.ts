@@ -4,10 +4,11 @@
  */
 import type { DiagLogger } from '@opentelemetry/api';
 import { context, diag, DiagLogLevel, trace } from '@opentelemetry/api';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CollectingReader } from './support/metrics.js';
 import type { ConventionAdapter } from '../src/index.js';
 import { ADAPTERS, attributes, IncidentSpanProcessor } from '../src/index.js';
 import { KeepingExporter, createPipeline, errors, LOCAL_TOOLS } from './support/harness.js';
@@ -310,15 +311,6 @@ describe('plain GenAI spans without native events', () => {
 });
 
 describe('agent.runs metric', () => {
-  class CollectingReader extends MetricReader {
-    protected onShutdown(): Promise<void> {
-      return Promise.resolve();
-    }
-    protected onForceFlush(): Promise<void> {
-      return Promise.resolve();
-    }
-  }
-
   it('counts one per finished run with outcome, cause, phase, retry safety and a bounded provider name', async () => {
     const reader = new CollectingReader();
     const meterProvider = new MeterProvider({ readers: [reader] });

@@ -2,6 +2,7 @@
  * Attribute keys that carry prompts, outputs, tool arguments or other content,
  * per supported convention. They are read for facts, then removed before export.
  */
+import { inKeyList } from './key-list.js';
 
 /** Exact content keys. */
 export const CONTENT_KEYS: ReadonlySet<string> = new Set([
@@ -59,9 +60,5 @@ export const CONTENT_KEY_PREFIXES: readonly string[] = [
 
 /** True when `key` carries content under any supported convention. */
 export function isContentKey(key: string): boolean {
-  if (CONTENT_KEYS.has(key)) return true;
-  for (const prefix of CONTENT_KEY_PREFIXES) {
-    if (key.startsWith(prefix)) return true;
-  }
-  return false;
+  return inKeyList(key, CONTENT_KEYS, CONTENT_KEY_PREFIXES);
 }

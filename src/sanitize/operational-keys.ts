@@ -2,6 +2,7 @@
  * The keys `strict` mode keeps: what each supported convention documents as
  * operational (never content), plus our own. Everything else is dropped.
  */
+import { inKeyList } from './key-list.js';
 
 /** Operational keys kept by `strict` mode. */
 export const OPERATIONAL_KEYS: ReadonlySet<string> = new Set([
@@ -87,9 +88,5 @@ export const OPERATIONAL_KEY_PREFIXES: readonly string[] = [
 
 /** True when `strict` mode keeps `key` without being told to. */
 export function isOperationalKey(key: string): boolean {
-  if (OPERATIONAL_KEYS.has(key)) return true;
-  for (const prefix of OPERATIONAL_KEY_PREFIXES) {
-    if (key.startsWith(prefix)) return true;
-  }
-  return false;
+  return inKeyList(key, OPERATIONAL_KEYS, OPERATIONAL_KEY_PREFIXES);
 }

@@ -4,8 +4,9 @@
  */
 import type { DiagLogger } from '@opentelemetry/api';
 import { diag, DiagLogLevel } from '@opentelemetry/api';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CollectingReader } from '../support/metrics.js';
 import type { IncidentSpanProcessorOptions } from '../../src/index.js';
 import { IncidentSpanProcessor } from '../../src/index.js';
 import { createPipeline } from '../support/harness.js';
@@ -157,15 +158,6 @@ describe('modes', () => {
 });
 
 describe('accounting', () => {
-  class CollectingReader extends MetricReader {
-    protected onShutdown(): Promise<void> {
-      return Promise.resolve();
-    }
-    protected onForceFlush(): Promise<void> {
-      return Promise.resolve();
-    }
-  }
-
   it('records the number of redactions on the span and counts them by kind, never the values', async () => {
     const reader = new CollectingReader();
     const { exported } = endSpan({ meterProvider: new MeterProvider({ readers: [reader] }) }, (span) => {
