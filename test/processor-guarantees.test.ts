@@ -176,7 +176,7 @@ describe('lifecycle', () => {
     }
   });
 
-  it('does nothing after shutdown', async () => {
+  it('tracks nothing after shutdown, but still sanitizes what other processors may export', async () => {
     const pipeline = createPipeline();
     await pipeline.processor.shutdown();
     const run = pipeline.startRun();
@@ -184,6 +184,7 @@ describe('lifecycle', () => {
     run.end();
     expect(pipeline.processor.stats().runsFinished).toBe(0);
     expect(pipeline.processor.stats().openRuns).toBe(0);
+    expect(pipeline.runSpans()[0]?.attributes['gen_ai.input.messages']).toBeUndefined();
   });
 });
 

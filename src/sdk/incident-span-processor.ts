@@ -24,6 +24,7 @@ import { RunTable } from './run-table.js';
 import type { Sanitizer } from '../sanitize/sanitizer.js';
 import { createSanitizer } from '../sanitize/sanitizer.js';
 import type { RedactionTally } from '../sanitize/scrubber.js';
+import { createTally } from '../sanitize/scrubber.js';
 import { sanitizeSpanInPlace } from './sanitize-span.js';
 import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
 
@@ -111,15 +112,17 @@ export class IncidentSpanProcessor implements SpanProcessor {
   }
 
   onEnding(span: Span): void {
-    if (this.#shutdown) return;
-    try {
-      this.#ending(span);
-    } catch (error) {
-      this.#report('onEnding', error);
+    if (!this.#shutdown) {
+      try {
+        this.#ending(span);
+      } catch (error) {
+        this.#report('onEnding', error);
+      }
     }
+    // Sanitization never stops, not even after shutdown: other processors may still export.
     if (this.#sanitizer.mode === 'off') return;
     try {
-      const tally: RedactionTally = { changed: 0, byKind: new Map() };
+      const tally = createTally();
       sanitizeSpanInPlace(span, this.#sanitizer, tally);
       if (tally.changed > 0) {
         writeAttributes(span, { [K.ATTR_INCIDENT_REDACTIONS]: tally.changed });
@@ -140,7 +143,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
     return Promise.resolve();
   }
 
-  /** Finalizes every open run, stops the sweep timer; later calls do nothing. */
+  /** Finalizes every open run and stops the sweep timer; afterwards runs are no longer tracked, but spans are still sanitized. */
   shutdown(): Promise<void> {
     if (this.#shutdown) return Promise.resolve();
     this.#fenced('shutdown', () => this.#finalizeAll());
