@@ -4,10 +4,15 @@
  */
 import type { ConventionAdapter } from './adapter.js';
 import { genAiAdapter } from './gen-ai.js';
+import { openInferenceAdapter } from './openinference.js';
+import { vercelAiAdapter } from './vercel-ai.js';
 import type { SpanRole, SpanView } from './span-view.js';
 
-/** Every supported convention, most specific first. */
-export const ADAPTERS: readonly ConventionAdapter[] = [genAiAdapter];
+/**
+ * Every supported convention. A span's role comes from the first that knows
+ * it; `gen_ai.operation.name` is the most explicit marker, so GenAI goes first.
+ */
+export const ADAPTERS: readonly ConventionAdapter[] = [genAiAdapter, vercelAiAdapter, openInferenceAdapter];
 
 /** The adapter and role for a span, or undefined when no convention knows it. */
 export function recognise(
@@ -21,5 +26,6 @@ export function recognise(
   return undefined;
 }
 
+export { genAiAdapter, openInferenceAdapter, vercelAiAdapter };
 export type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
 export type { SpanRole, SpanView, EventView, LinkView, AttributeView } from './span-view.js';

@@ -35,8 +35,12 @@ export interface SpanView {
   readonly statusMessage?: string;
 }
 
-/** What a span is within an agent run. */
-export type SpanRole = 'run' | 'attempt' | 'tool' | 'other';
+/**
+ * What a span is within an agent run. `call` is a framework's top-level call
+ * (the AI SDK's `ai.streamText`): a run of its own, unless its parent is a run
+ * span, which it is then part of (a runtime that owns the run wraps the call).
+ */
+export type SpanRole = 'run' | 'call' | 'attempt' | 'tool' | 'other';
 
 /** Reads a string attribute, or undefined for any other type. */
 export function stringAttr(attributes: AttributeView | undefined, key: string): string | undefined {

@@ -72,7 +72,13 @@ interface Judgement extends TerminalCause {
 }
 
 /** Judges one terminal fact within its run: cause, phase and retry safety. */
-function judge(timeline: Timeline, terminal: Fact, attempt: string | undefined, policy: Policy): Judgement {
+function judge(
+  timeline: Timeline,
+  terminal: Fact,
+  attempt: string | undefined,
+  policy: Policy,
+  progressUnknown: readonly string[] | undefined,
+): Judgement {
   const terminalCause = causeOf(terminal);
   const hasAttempt = attempt !== undefined && timeline.attempts.some((a) => a.key === attempt);
   // Safety looks at everything the attempt did, even what was recorded late:
@@ -90,6 +96,21 @@ function judge(timeline: Timeline, terminal: Fact, attempt: string | undefined, 
     retriesUsed: retriesBefore(timeline, attempt),
     policy,
   });
+  const phase = atTerminal?.phase ?? phaseWithoutAttempt(terminalCause.cause);
+  if (phase === 'before_first_provider_progress' && attempt !== undefined && progressUnknown?.includes(attempt)) {
+    // The convention could not show whether output was streamed: neither the
+    // phase nor an automatic retry can be claimed.
+    const unsure = safety.retrySafety === 'auto_retry';
+    return {
+      cause: terminalCause.cause,
+      detail: terminalCause.detail,
+      code: terminalCause.code,
+      retryable: terminalCause.retryable,
+      phase: 'unknown',
+      retrySafety: unsure ? 'unknown' : safety.retrySafety,
+      retrySafetyReason: unsure ? 'unknown' : safety.reason,
+    };
+  }
   // Explicit fields, not an object spread: V8's spread of this shape is slow
   // enough to show in the processor's benchmark.
   return {
@@ -97,7 +118,7 @@ function judge(timeline: Timeline, terminal: Fact, attempt: string | undefined, 
     detail: terminalCause.detail,
     code: terminalCause.code,
     retryable: terminalCause.retryable,
-    phase: atTerminal?.phase ?? phaseWithoutAttempt(terminalCause.cause),
+    phase,
     retrySafety: safety.retrySafety,
     retrySafetyReason: safety.reason,
   };
@@ -148,7 +169,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
   const base = { sideEffects, attempts, recoveredAttempts };
 
   if (timeline.terminal) {
-    const j = judge(timeline, timeline.terminal, timeline.terminalAttempt, policy);
+    const j = judge(timeline, timeline.terminal, timeline.terminalAttempt, policy, run.progressUnknownAttempts);
     const missing = missingFacts(run, timeline, timeline.terminalAttempt);
     // A user stop stays a cancel even when the run span was never ended after it.
     const outcome = j.cause === 'user_cancel' ? 'cancelled' : run.neverEnded || run.evidenceTruncated ? 'incomplete' : 'failed';
@@ -157,7 +178,9 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
   if (run.neverEnded || run.evidenceTruncated) {
     const last = timeline.attempts.at(-1)?.key;
     const missing = missingFacts(run, timeline, last);
-    const phase = last !== undefined ? summarizeAttempt(timeline.facts, undefined, last).phase : 'unknown';
+    const reached = last !== undefined ? summarizeAttempt(timeline.facts, undefined, last).phase : 'unknown';
+    // No progress seen by a convention that cannot show progress is not "before the first progress".
+    const phase = reached === 'before_first_provider_progress' && last !== undefined && run.progressUnknownAttempts?.includes(last) ? 'unknown' : reached;
     const cause: Judgement = run.neverEnded
       ? { cause: 'crash_or_restart_incomplete', detail: 'run_never_ended', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' }
       : { cause: 'unknown_interruption', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' };
@@ -173,7 +196,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
     // The run ended while an attempt was still streaming: something ended it
     // that no fact names. Judge that attempt as it stood.
     const unnamed: Fact = { kind: 'run_error', timeMillis: Number.POSITIVE_INFINITY, seq: Number.POSITIVE_INFINITY, attempt: cutOff };
-    const j = judge(timeline, unnamed, cutOff, policy);
+    const j = judge(timeline, unnamed, cutOff, policy, run.progressUnknownAttempts);
     return incidentOf('failed', j, missingFacts(run, timeline, cutOff), base);
   }
   const lastRecovered = timeline.recovered.at(-1);
@@ -182,7 +205,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
       timeline.facts.find((f) => f.attempt === lastRecovered && PROVIDER_FAILURES.has(f.kind)) ??
       timeline.facts.find((f) => f.kind === 'retry_issued' && f.ofAttempt === lastRecovered);
     if (failure) {
-      const j = judge(timeline, failure, lastRecovered, policy);
+      const j = judge(timeline, failure, lastRecovered, policy, run.progressUnknownAttempts);
       return incidentOf('recovered', j, missingFacts(run, timeline, lastRecovered), base);
     }
   }
@@ -230,7 +253,7 @@ export function deriveAttemptVerdict(run: RunFacts, attemptKey: string, policy: 
   const record = timeline.attempts.find((a) => a.key === attemptKey);
   const terminal = timeline.facts.find((f) => f.attempt === attemptKey && PROVIDER_FAILURES.has(f.kind));
   if (!record || !terminal) return undefined;
-  const j = judge(timeline, terminal, attemptKey, policy);
+  const j = judge(timeline, terminal, attemptKey, policy, run.progressUnknownAttempts);
   return {
     number: record.number,
     cause: j.cause,

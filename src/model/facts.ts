@@ -142,4 +142,10 @@ export interface RunFacts {
   readonly truncatedAttempts?: readonly string[];
   /** Facts came from a convention that does not record provider progress. */
   readonly progressUnknown?: boolean;
+  /**
+   * The attempts (keys) whose progress is unknown. When the deciding attempt is
+   * one of them and shows no progress, its phase is `unknown` and it is never
+   * retried automatically: output may have reached the user unseen.
+   */
+  readonly progressUnknownAttempts?: readonly string[];
 }

@@ -18,6 +18,9 @@ export const GEN_AI = {
   TOOL_CALL_ID: 'gen_ai.tool.call.id',
   FINISH_REASONS: 'gen_ai.response.finish_reasons',
   TIME_TO_FIRST_CHUNK: 'gen_ai.response.time_to_first_chunk',
+  /** AI SDK 7 writes the metric's name as a span attribute (seconds, to the first output chunk). */
+  CLIENT_TIME_TO_FIRST_CHUNK: 'gen_ai.client.operation.time_to_first_chunk',
+  TOOL_TYPE: 'gen_ai.tool.type',
   REQUEST_STREAM: 'gen_ai.request.stream',
   HTTP_STATUS: 'http.response.status_code',
   ERROR_TYPE: 'error.type',

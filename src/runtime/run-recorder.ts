@@ -59,6 +59,13 @@ function hr(millis: number): HrTime {
 
 const defaultClock = (): number => performance.timeOrigin + performance.now();
 
+/** The start time of an SDK span in epoch milliseconds, when the span exposes it. */
+function startMillisOf(span: Span): number | undefined {
+  const start = (span as { readonly startTime?: unknown }).startTime;
+  if (!Array.isArray(start) || typeof start[0] !== 'number' || typeof start[1] !== 'number') return undefined;
+  return start[0] * 1000 + start[1] / 1e6;
+}
+
 /** Stream part types (AI SDK `fullStream`) that are provider progress. */
 const TEXT_PARTS = new Set(['text-start', 'text-delta', 'text']);
 const REASONING_PARTS = new Set(['reasoning-start', 'reasoning-delta', 'reasoning']);
@@ -143,6 +150,43 @@ export class RunRecorder {
     return attempt;
   }
 
+  /**
+   * Adopts a provider-attempt span that an instrumentation started (the AI
+   * SDK's `ai.streamText.doStream`), so its facts are recorded on it instead
+   * of on a new span. The recorder never ends or sets the status of an
+   * adopted span: its owner does.
+   */
+  adoptAttempt(span: Span, options: { readonly boundary?: BoundaryInput } = {}): AttemptRecorder {
+    const number = this.#attempts.length + 1;
+    const key = span.spanContext().spanId;
+    // The span says it is recorded natively, so readers trust its events over its own attributes.
+    span.setAttribute(A.ATTEMPT_NUMBER, number);
+    this.#attempts.push({ key, number, startMillis: startMillisOf(span) ?? this.#clock() });
+    const attempt = new AttemptRecorder(this, span, key, number, false);
+    this.#open.add(attempt);
+    if (options.boundary) attempt.recordBoundary(options.boundary);
+    return attempt;
+  }
+
+  /**
+   * Adopts a tool-execution span that an instrumentation started (the AI
+   * SDK's `ai.toolCall`): writes the tool's side-effect class on it and
+   * records that the tool started. The recorder never ends an adopted span.
+   */
+  adoptTool(
+    span: Span,
+    options: { readonly name: string; readonly sideEffects?: ToolSideEffects; readonly attempt?: AttemptRecorder },
+  ): ToolRecorder {
+    const sideEffects = options.sideEffects ?? 'unknown';
+    span.setAttribute(A.TOOL_SIDE_EFFECTS, sideEffects);
+    const startMillis = startMillisOf(span) ?? this.#clock();
+    const attempt = options.attempt?.key ?? this.#attemptAt(startMillis);
+    this.#push({ kind: 'tool_execution_started', tool: options.name, sideEffects, timeMillis: startMillis, attempt });
+    const tool = new ToolRecorder(this, span, options.name, attempt, false);
+    this.#open.add(tool);
+    return tool;
+  }
+
   /** Starts a tool execution (`execute_tool` span), linked to the attempt that called it. */
   startTool(options: {
     readonly name: string;
@@ -181,6 +225,17 @@ export class RunRecorder {
     const attributes: Attributes = { [A.RETRY_OF_ATTEMPT]: attempt.number };
     if (options.delayMillis !== undefined) attributes[A.RETRY_DELAY_MS] = options.delayMillis;
     this.record(this.span, E.RETRY_ISSUED, attributes, undefined);
+  }
+
+  /**
+   * Records that a run-wide watchdog fired while no attempt was streaming
+   * (a total budget that ran out while a tool ran). A watchdog on a
+   * streaming attempt belongs to the attempt: {@link AttemptRecorder.watchdogFired}.
+   */
+  watchdogFired(options: { readonly phase: WatchdogPhase; readonly budgetMillis?: number }): void {
+    const attributes: Attributes = { [A.WATCHDOG_PHASE]: options.phase };
+    if (options.budgetMillis !== undefined) attributes[A.WATCHDOG_BUDGET_MS] = options.budgetMillis;
+    this.record(this.span, E.WATCHDOG_FIRED, attributes, undefined);
   }
 
   /** Records that the user (or the client) cancelled the run. */
@@ -292,14 +347,17 @@ export class AttemptRecorder {
   readonly key: string;
   readonly #run: RunRecorder;
   readonly #once = new Set<string>();
+  /** False for an adopted span: its owner sets its status and ends it. */
+  readonly #owned: boolean;
   #ended = false;
 
   /** @internal */
-  constructor(run: RunRecorder, span: Span, key: string, number: number) {
+  constructor(run: RunRecorder, span: Span, key: string, number: number, owned = true) {
     this.#run = run;
     this.span = span;
     this.key = key;
     this.number = number;
+    this.#owned = owned;
   }
 
   /** Whether the attempt ended (finished, failed or watchdog). */
@@ -422,9 +480,17 @@ export class AttemptRecorder {
     if (classified.code) attributes[A.ERROR_CODE] = classified.code;
     if (classified.retryable !== undefined) attributes[A.ERROR_RETRYABLE] = classified.retryable;
     this.#record(E.PROVIDER_ERROR, attributes);
-    if (error instanceof Error) this.span.recordException(error, this.#run.hrTime(this.#run.now()));
+    if (this.#owned && error instanceof Error) this.span.recordException(error, this.#run.hrTime(this.#run.now()));
     const message = error instanceof Error ? error.message : String(error);
     this.#end(SpanStatusCode.ERROR, message, classified.code ?? classified.detail ?? '_OTHER');
+  }
+
+  /**
+   * Ends the attempt with no fact of its own: what stopped it was recorded on
+   * the run (a user cancel aborted the request).
+   */
+  close(): void {
+    this.#end(SpanStatusCode.UNSET);
   }
 
   /** Records that the attempt's stream finished normally and ends the attempt. */
@@ -449,6 +515,10 @@ export class AttemptRecorder {
   #end(code: SpanStatusCode, message?: string, errorType?: string): void {
     if (this.#ended) return;
     this.#ended = true;
+    if (!this.#owned) {
+      this.#run.closed(this);
+      return;
+    }
     if (code === SpanStatusCode.ERROR) {
       this.span.setStatus({ code, message });
       if (errorType) this.span.setAttribute(GEN_AI.ERROR_TYPE, errorType);
@@ -465,14 +535,17 @@ export class ToolRecorder {
   readonly #run: RunRecorder;
   readonly #name: string;
   readonly #attempt: string | undefined;
+  /** False for an adopted span: its owner sets its status and ends it. */
+  readonly #owned: boolean;
   #ended = false;
 
   /** @internal */
-  constructor(run: RunRecorder, span: Span, name: string, attempt: string | undefined) {
+  constructor(run: RunRecorder, span: Span, name: string, attempt: string | undefined, owned = true) {
     this.#run = run;
     this.span = span;
     this.#name = name;
     this.#attempt = attempt;
+    this.#owned = owned;
   }
 
   /** Whether the tool execution ended. */
@@ -496,9 +569,11 @@ export class ToolRecorder {
     const attributes: Attributes = { [A.TOOL_FAILURE_KIND]: classifyToolError(description) };
     if (code) attributes[A.ERROR_CODE] = code;
     this.#run.record(this.span, E.TOOL_EXECUTION_FAILED, attributes, this.#attempt);
-    if (error instanceof Error) this.span.recordException(error);
-    this.span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-    this.span.setAttribute(GEN_AI.ERROR_TYPE, code ?? String(attributes[A.TOOL_FAILURE_KIND]));
+    if (this.#owned) {
+      if (error instanceof Error) this.span.recordException(error);
+      this.span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      this.span.setAttribute(GEN_AI.ERROR_TYPE, code ?? String(attributes[A.TOOL_FAILURE_KIND]));
+    }
     this.#end(this.#run.now());
   }
 
@@ -506,13 +581,13 @@ export class ToolRecorder {
   interrupt(): void {
     if (this.#ended) return;
     this.#run.record(this.span, E.TOOL_EXECUTION_INTERRUPTED, {}, this.#attempt);
-    this.span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool execution interrupted' });
+    if (this.#owned) this.span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool execution interrupted' });
     this.#end(this.#run.now());
   }
 
   #end(time: number): void {
     this.#ended = true;
-    this.span.end(this.#run.hrTime(time));
+    if (this.#owned) this.span.end(this.#run.hrTime(time));
     this.#run.closed(this);
   }
 }

@@ -161,7 +161,9 @@ export class IncidentSpanProcessor implements SpanProcessor {
     const parent = this.#runs.owner(span.parentSpanContext?.spanId);
     const match = recognise(span, this.#options.adapters);
     const startMillis = hrTimeToMillis(span.startTime);
-    if (match?.role === 'run') {
+    // A framework call directly under a run span is part of that run; anywhere else it is a run of its own.
+    const partOfRun = match?.role === 'call' && parent !== undefined && parent.spanId === span.parentSpanContext?.spanId;
+    if (match?.role === 'run' || (match?.role === 'call' && !partOfRun)) {
       if (this.#runs.size >= this.#options.maxOpenRuns) this.#evictOldest();
       this.#runs.addRun({
         spanId,
@@ -174,6 +176,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
         open: new Map(),
         nextSeq: SEQ_BASE,
         progressUnknown: false,
+        progressUnknownAttempts: [],
         openChildren: false,
         truncatedAttempts: [],
         neverEnded: false,
@@ -181,7 +184,11 @@ export class IncidentSpanProcessor implements SpanProcessor {
       return;
     }
     if (!parent) return;
-    const open: OpenSpan = { span, role: match?.role ?? 'other', adapter: match?.adapter, startMillis, truncated: false };
+    let role = match?.role ?? 'other';
+    // An instrumentation's request span inside a runtime's own attempt span
+    // (OpenInference under RunRecorder) is part of that attempt, not another one.
+    if (role === 'attempt' && parent.open.get(span.parentSpanContext?.spanId ?? '')?.role === 'attempt') role = 'other';
+    const open: OpenSpan = { span, role, adapter: match?.adapter, startMillis, truncated: false };
     this.#runs.addSpan(parent, spanId, open);
     if (open.role === 'attempt') {
       const declared = span.attributes[NATIVE_ATTR.ATTEMPT_NUMBER];
@@ -203,7 +210,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
       return;
     }
     const match = recognise(span, this.#options.adapters);
-    if (match?.role === 'run') this.#finishUntrackedRun(span, match.adapter);
+    if (match?.role === 'run' || (match?.role === 'call' && span.parentSpanContext === undefined)) this.#finishUntrackedRun(span, match.adapter);
   }
 
   #context(run: RunState, attempt: string | undefined, truncated: boolean): ExtractContext {
@@ -225,13 +232,27 @@ export class IncidentSpanProcessor implements SpanProcessor {
     return attemptAt(run.attempts, view.startMillis)?.key;
   }
 
-  #absorb(run: RunState, extraction: Extraction): void {
+  #absorb(run: RunState, extraction: Extraction, attempt?: string): void {
     for (const fact of extraction.facts) {
       // Adapters hand over fresh objects: number them in place rather than copy.
       if (!Number.isFinite(fact.seq)) (fact as { seq: number }).seq = run.nextSeq++;
       run.facts.push(fact);
     }
-    if (extraction.progressUnknown) run.progressUnknown = true;
+    if (extraction.progressUnknown) {
+      run.progressUnknown = true;
+      if (attempt !== undefined) run.progressUnknownAttempts.push(attempt);
+    }
+  }
+
+  /** A run-level error read from a span's status counts only when no fact ended the run yet. */
+  #absorbStatusError(run: RunState, extraction: Extraction, timeMillis: number): void {
+    const error = extraction.statusError;
+    if (!error || run.facts.some(isTerminal)) return;
+    const fact: Fact =
+      error.kind === 'unknown'
+        ? { kind: 'run_error', code: error.code, timeMillis, seq: run.nextSeq++ }
+        : { kind: 'provider_error', error, timeMillis, seq: run.nextSeq++ };
+    run.facts.push(fact);
   }
 
   #collectChild(run: RunState, span: Span, spanId: string): void {
@@ -242,8 +263,10 @@ export class IncidentSpanProcessor implements SpanProcessor {
     const adapter = entry?.adapter ?? this.#options.adapters[0];
     if (!adapter) return;
     const view = spanViewOf(span);
-    const attempt = this.#attemptOf(run, view, role);
-    this.#absorb(run, adapter.extract(view, role, this.#context(run, attempt, entry?.truncated ?? false)));
+    const attempt = role === 'call' ? undefined : this.#attemptOf(run, view, role);
+    const extraction = adapter.extract(view, role, this.#context(run, attempt, entry?.truncated ?? false));
+    this.#absorb(run, extraction, role === 'attempt' ? attempt : undefined);
+    if (role === 'call') this.#absorbStatusError(run, extraction, view.endMillis ?? view.startMillis);
     if (role === 'attempt' && run.facts.some((f) => f.attempt === spanId && (f.kind === 'provider_error' || f.kind === 'watchdog_fired'))) {
       const verdict = deriveAttemptVerdict(this.#runFacts(run), spanId, this.#options.policy);
       if (verdict) writeAttributes(span, attemptVerdictAttributes(verdict));
@@ -258,6 +281,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
       openChildren: run.openChildren,
       truncatedAttempts: run.truncatedAttempts,
       progressUnknown: run.progressUnknown,
+      progressUnknownAttempts: run.progressUnknownAttempts,
     };
   }
 
@@ -267,15 +291,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
       const view = spanViewOf(span);
       const extraction = run.adapter.extract(view, 'run', this.#context(run, undefined, false));
       this.#absorb(run, extraction);
-      if (extraction.statusError && !run.facts.some(isTerminal)) {
-        const time = view.endMillis ?? view.startMillis;
-        const error = extraction.statusError;
-        const fact: Fact =
-          error.kind === 'unknown'
-            ? { kind: 'run_error', code: error.code, timeMillis: time, seq: run.nextSeq++ }
-            : { kind: 'provider_error', error, timeMillis: time, seq: run.nextSeq++ };
-        run.facts.push(fact);
-      }
+      this.#absorbStatusError(run, extraction, view.endMillis ?? view.startMillis);
       const incident = deriveIncident(this.#runFacts(run), this.#options.policy);
       this.#writeIncident(span, incident);
       this.#passSideEffectsUp(run, incident, view.endMillis ?? view.startMillis);

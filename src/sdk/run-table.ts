@@ -32,6 +32,8 @@ export interface RunState {
   /** Next sequence number for facts without one of their own. */
   nextSeq: number;
   progressUnknown: boolean;
+  /** Attempts whose convention could not tell whether the provider made progress. */
+  readonly progressUnknownAttempts: string[];
   openChildren: boolean;
   /** Attempts the processor ended because the run ended first. */
   readonly truncatedAttempts: string[];

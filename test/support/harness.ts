@@ -2,7 +2,7 @@
  * Drives runs through RunRecorder → a real tracer provider →
  * IncidentSpanProcessor → an in-memory exporter, with a deterministic clock.
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
 import type { IncidentSpanProcessorOptions } from '../../src/index.js';
@@ -24,11 +24,11 @@ export function steppingClock(start = Date.now()): (() => number) & { advance(ms
   });
 }
 
-/** A provider wired as users wire it, exporting into memory. */
-export function createPipeline(options: IncidentSpanProcessorOptions = {}) {
+/** A provider wired as users wire it, exporting into memory; `observers` run after the exporter. */
+export function createPipeline(options: IncidentSpanProcessorOptions = {}, observers: readonly SpanProcessor[] = []) {
   const exporter = new KeepingExporter();
   const processor = new IncidentSpanProcessor({ sweepIntervalMillis: 0, ...options });
-  const provider = new BasicTracerProvider({ spanProcessors: [processor, new SimpleSpanProcessor(exporter)] });
+  const provider = new BasicTracerProvider({ spanProcessors: [processor, new SimpleSpanProcessor(exporter), ...observers] });
   const tracer = provider.getTracer('test');
   const clock = steppingClock();
   return {

@@ -1,0 +1,432 @@
+/**
+ * The Vercel AI SDK 6 integration: one agent run around `streamText` /
+ * `generateText` calls. It owns the run span (`invoke_agent`), and records on
+ * the SDK's own spans what they cannot show: each attempt's output by stream
+ * part, the error and its code through the `cause` chain, why an abort
+ * happened (stop, chunk timeout, total timeout), each tool's side-effect
+ * class and the side-effect boundary of each request. The verdict it gives
+ * in-process is the one the processor exports.
+ */
+import type { Context, Span, Tracer } from '@opentelemetry/api';
+import { context as otelContext, trace } from '@opentelemetry/api';
+import type { LanguageModel, LanguageModelMiddleware, TelemetryIntegration, TelemetrySettings } from 'ai';
+import { wrapLanguageModel } from 'ai';
+import type { PolicyInput } from '../derive/policy.js';
+import { resolvePolicy } from '../derive/policy.js';
+import type { CancelOrigin, ToolSideEffects } from '../model/enums.js';
+import type { Incident } from '../model/incident.js';
+import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
+import type { AttemptRecorder, ToolRecorder } from '../runtime/run-recorder.js';
+import { RunRecorder } from '../runtime/run-recorder.js';
+import type { TimeoutSetting } from './abort-reason.js';
+import { abortMeaning } from './abort-reason.js';
+import { observeStream } from './observe-stream.js';
+import type { RequestTool, ToolClassSources, ToolLike } from './tool-classes.js';
+import { boundaryOf, isProviderExecuted, toolSideEffects } from './tool-classes.js';
+
+/** Options of {@link startAgentRun} and {@link withAgentRun}. */
+export interface AgentRunOptions {
+  /** `gen_ai.agent.name`; names the run span `invoke_agent <name>`. */
+  readonly agentName?: string;
+  /** `gen_ai.provider.name` of the run (for the `agent.runs` metric). */
+  readonly providerName?: string;
+  /** `gen_ai.conversation.id`. */
+  readonly conversationId?: string;
+  /** Tracer of the run span and of the SDK's spans. @default trace.getTracer('agent-incidents') */
+  readonly tracer?: Tracer;
+  /**
+   * Side-effect class per tool name: `read_only`, `unsafe` or `unknown`.
+   * Tools not listed are `unknown` (or `read_only` when in the policy's
+   * `trustedReadOnlyTools`); MCP annotations can only lower a class.
+   * @default {}
+   */
+  readonly toolSideEffects?: Readonly<Record<string, ToolSideEffects>>;
+  /** The caller's stop signal. When it fires, the run is a user cancel. */
+  readonly abortSignal?: AbortSignal;
+  /** Origin recorded when `abortSignal` fires. @default 'user_stop' */
+  readonly cancelOrigin?: CancelOrigin;
+  /** Policy of the in-process verdict; keep it equal to the processor's. */
+  readonly policy?: PolicyInput;
+  /** Parent context of the run span. @default the active context */
+  readonly parentContext?: Context;
+}
+
+/** The options of an AI SDK call that the run reads or sets. */
+export interface AiSdkCallOptions {
+  readonly model: LanguageModel;
+  readonly tools?: Readonly<Record<string, unknown>>;
+  readonly abortSignal?: AbortSignal;
+  readonly timeout?: TimeoutSetting;
+  readonly maxRetries?: number;
+  readonly experimental_telemetry?: TelemetrySettings;
+}
+
+/** The AI SDK's default `maxRetries`. */
+const SDK_DEFAULT_MAX_RETRIES = 2;
+
+/** Stream parts that are real output (DESIGN §3): they move the watchdog to `silent_stream`. */
+const OUTPUT_PARTS = new Set([
+  'text-start', 'text-delta', 'reasoning-start', 'reasoning-delta',
+  'tool-input-start', 'tool-input-delta', 'tool-call', 'tool-result', 'file', 'source',
+]);
+
+interface StreamPart {
+  readonly type: string;
+  readonly toolName?: string;
+  readonly toolCallId?: string;
+  readonly providerExecuted?: boolean;
+  readonly error?: unknown;
+  readonly finishReason?: unknown;
+}
+
+/** One provider request being observed. */
+interface ObservedAttempt {
+  readonly recorder: AttemptRecorder;
+  /** Real output arrived (a chunk watchdog then fired on a silent stream, not on connect). */
+  progressSeen: boolean;
+}
+
+interface CallState {
+  readonly sources: ToolClassSources;
+  readonly timeout: TimeoutSetting;
+  readonly maxRetries: number;
+  /** Pre-stream failures in a row (the SDK retries them within one step). */
+  failuresInARow: number;
+  /** The call's latest attempt. */
+  current?: ObservedAttempt;
+  /** The call's abort signal is watched (every attempt of a call gets the same one). */
+  watching: boolean;
+}
+
+function isLanguageModelV3(model: LanguageModel): model is Exclude<LanguageModel, string> & { specificationVersion: 'v3' } {
+  return typeof model === 'object' && model !== null && (model as { specificationVersion?: unknown }).specificationVersion === 'v3';
+}
+
+function finishReasonOf(part: StreamPart): string | undefined {
+  const reason = part.finishReason as { unified?: unknown } | string | undefined;
+  if (typeof reason === 'string') return reason;
+  return typeof reason?.unified === 'string' ? reason.unified : undefined;
+}
+
+/**
+ * One agent run of AI SDK calls. Create it with {@link startAgentRun}, or let
+ * {@link withAgentRun} manage it.
+ */
+export class AiSdkRun {
+  /** The recorder of the run; its span is the run span. */
+  readonly recorder: RunRecorder;
+  readonly #controller = new AbortController();
+  readonly #options: AgentRunOptions;
+  readonly #trustedReadOnly: readonly string[];
+  readonly #attempts: AttemptRecorder[] = [];
+  readonly #tools = new Map<string, ToolRecorder>();
+  /** SDK spans the SDK may leave open (its call spans), ended with the run. */
+  readonly #sdkSpans: Span[] = [];
+  readonly #signal: AbortSignal;
+  #cancelOrigin: CancelOrigin;
+  #cancelRecorded = false;
+
+  /** @internal Use {@link startAgentRun}. */
+  constructor(options: AgentRunOptions) {
+    this.#options = options;
+    this.#cancelOrigin = options.cancelOrigin ?? 'user_stop';
+    this.#trustedReadOnly = resolvePolicy(options.policy).trustedReadOnlyTools;
+    this.recorder = RunRecorder.start({
+      tracer: options.tracer,
+      agentName: options.agentName,
+      providerName: options.providerName,
+      conversationId: options.conversationId,
+      parentContext: options.parentContext,
+      policy: options.policy,
+    });
+    this.#signal = options.abortSignal ? AbortSignal.any([options.abortSignal, this.#controller.signal]) : this.#controller.signal;
+  }
+
+  /** Aborts when the caller stops or {@link cancel} is called; `callOptions` passes it to the SDK. */
+  get abortSignal(): AbortSignal {
+    return this.#signal;
+  }
+
+  /** The run span. */
+  get span(): Span {
+    return this.recorder.span;
+  }
+
+  /**
+   * Returns `options` ready for `streamText` / `generateText`: the model
+   * observed per attempt, telemetry on (your `recordInputs`, `recordOutputs`,
+   * `functionId` and `metadata` are kept) with the run's tracer and tool
+   * hooks, and the run's abort signal merged with yours. Call the SDK inside
+   * {@link with} (or {@link withAgentRun}) so its spans nest in the run.
+   */
+  callOptions<O extends AiSdkCallOptions>(options: O): O {
+    const tools = (options.tools ?? {}) as Readonly<Record<string, ToolLike | undefined>>;
+    const state: CallState = {
+      sources: { declared: this.#options.toolSideEffects, trustedReadOnly: this.#trustedReadOnly, tools },
+      timeout: options.timeout,
+      maxRetries: options.maxRetries ?? SDK_DEFAULT_MAX_RETRIES,
+      failuresInARow: 0,
+      watching: false,
+    };
+    const telemetry = options.experimental_telemetry ?? {};
+    const integrations = telemetry.integrations === undefined ? [] : Array.isArray(telemetry.integrations) ? telemetry.integrations : [telemetry.integrations];
+    const model = isLanguageModelV3(options.model)
+      ? wrapLanguageModel({ model: options.model, middleware: this.#middleware(state) })
+      : options.model;
+    return {
+      ...options,
+      model,
+      abortSignal: options.abortSignal ? AbortSignal.any([options.abortSignal, this.#signal]) : this.#signal,
+      experimental_telemetry: {
+        ...telemetry,
+        isEnabled: true,
+        tracer: telemetry.tracer ?? this.#options.tracer ?? trace.getTracer('agent-incidents'),
+        integrations: [...integrations, this.#integration(state)],
+      },
+    };
+  }
+
+  /** Runs `fn` with the run span active, so the SDK's spans become its children. */
+  with<T>(fn: () => T): T {
+    return otelContext.with(this.recorder.context, fn);
+  }
+
+  /** Stops the run: aborts its calls and records a user cancel with `origin`. */
+  cancel(origin: CancelOrigin = 'user_stop'): void {
+    this.#cancelOrigin = origin;
+    this.#recordCancel();
+    this.#controller.abort(new DOMException('The run was cancelled', 'AbortError'));
+  }
+
+  /**
+   * Records an error the caller saw. Errors of provider attempts are already
+   * recorded by the attempt; an error before any attempt is a setup failure.
+   */
+  fail(error: unknown): void {
+    if (this.#attempts.length === 0 && !this.#signal.aborted) this.recorder.setupFailure(error);
+  }
+
+  /** The verdict from what was recorded so far. */
+  incident(): Incident {
+    return this.recorder.incident();
+  }
+
+  /**
+   * Ends the run and returns its verdict. Spans the SDK leaves open after an
+   * attempt already ended (a broken stream, an abort) are ended now and marked
+   * `incident.truncated`; an attempt that never ended is left to the
+   * processor, which closes it as cut off.
+   */
+  end(): Incident {
+    if (this.recorder.ended) return this.recorder.incident();
+    if (this.#signal.aborted) this.#recordCancel();
+    for (const attempt of this.#attempts) {
+      if (attempt.ended) this.#endLeaked(attempt.span);
+    }
+    for (const span of this.#sdkSpans) this.#endLeaked(span);
+    return this.recorder.end();
+  }
+
+  #endLeaked(span: Span): void {
+    if (!span.isRecording()) return;
+    span.setAttribute(ATTR_INCIDENT_TRUNCATED, true);
+    span.end();
+  }
+
+  #recordCancel(): void {
+    if (this.#cancelRecorded) return;
+    this.#cancelRecorded = true;
+    this.recorder.userCancel(this.#cancelOrigin);
+  }
+
+  /** Starts observing one provider request: adopts the SDK's attempt span (or starts one). */
+  #startAttempt(state: CallState, requestTools: readonly RequestTool[] | undefined, signal: AbortSignal | undefined): ObservedAttempt {
+    const boundary = boundaryOf(requestTools, state.sources);
+    const active = trace.getActiveSpan();
+    // With telemetry on, the SDK's doStream/doGenerate span is active here; without it, record our own.
+    const recorder = active?.isRecording() ? this.recorder.adoptAttempt(active, { boundary }) : this.recorder.startAttempt({ boundary });
+    this.#attempts.push(recorder);
+    const attempt: ObservedAttempt = { recorder, progressSeen: false };
+    state.current = attempt;
+    if (signal && !state.watching) {
+      state.watching = true;
+      if (signal.aborted) this.#aborted(state, signal.reason);
+      else signal.addEventListener('abort', () => this.#aborted(state, signal.reason), { once: true });
+    }
+    return attempt;
+  }
+
+  /**
+   * Records why the call was aborted: on the attempt that was streaming, or
+   * on the run when none was (a total timeout while a tool ran).
+   */
+  #aborted(state: CallState, reason: unknown): void {
+    const attempt = state.current;
+    const streaming = attempt !== undefined && !attempt.recorder.ended;
+    const meaning = abortMeaning({
+      reason,
+      ownAborted: this.#signal.aborted,
+      ownOrigin: this.#cancelOrigin,
+      progressSeen: attempt?.progressSeen ?? false,
+      timeout: state.timeout,
+    });
+    if (meaning.kind === 'watchdog') {
+      const watchdog = { phase: meaning.phase, budgetMillis: meaning.budgetMillis };
+      if (streaming) attempt.recorder.watchdogFired(watchdog);
+      else this.recorder.watchdogFired(watchdog);
+      return;
+    }
+    this.#recordCancel();
+    if (streaming) attempt.recorder.close();
+  }
+
+  #failedBeforeStream(state: CallState, { recorder }: ObservedAttempt, error: unknown, signal: AbortSignal | undefined): void {
+    if (signal?.aborted) return; // the abort listener recorded why
+    recorder.fail(error);
+    state.failuresInARow += 1;
+    // The SDK retries a retryable rejection while its budget lasts; say so before the backoff.
+    if ((error as { isRetryable?: unknown } | undefined)?.isRetryable === true && state.failuresInARow <= state.maxRetries) {
+      this.recorder.retryIssued(recorder);
+    }
+  }
+
+  #onPart(state: CallState, attempt: ObservedAttempt, part: StreamPart): void {
+    const { recorder } = attempt;
+    if (OUTPUT_PARTS.has(part.type)) attempt.progressSeen = true;
+    if (part.type === 'error') {
+      recorder.fail(part.error);
+    } else if (part.type === 'finish') {
+      const reason = finishReasonOf(part);
+      recorder.finish(reason ? { finishReasons: [reason] } : {});
+    } else if (part.type === 'tool-input-start' || part.type === 'tool-call') {
+      const name = part.toolName;
+      const tool = name === undefined ? undefined : state.sources.tools?.[name];
+      recorder.chunk(part.type, {
+        toolName: name,
+        toolCallId: part.toolCallId,
+        sideEffects: name === undefined ? 'unknown' : toolSideEffects(name, state.sources),
+        providerExecuted: part.providerExecuted === true || (tool !== undefined && isProviderExecuted(tool)),
+      });
+    } else {
+      recorder.chunk(part.type);
+    }
+  }
+
+  #middleware(state: CallState): LanguageModelMiddleware {
+    return {
+      specificationVersion: 'v3',
+      wrapStream: async ({ doStream, params }) => {
+        const attempt = this.#startAttempt(state, params.tools, params.abortSignal);
+        let result: Awaited<ReturnType<typeof doStream>>;
+        try {
+          result = await doStream();
+        } catch (error) {
+          this.#failedBeforeStream(state, attempt, error, params.abortSignal);
+          throw error;
+        }
+        state.failuresInARow = 0;
+        const stream = observeStream(result.stream as ReadableStream<StreamPart>, {
+          part: (part) => this.#onPart(state, attempt, part),
+          error: (error) => {
+            if (!params.abortSignal?.aborted) attempt.recorder.fail(error);
+          },
+          close: () => attempt.recorder.finish(),
+          cancel: () => undefined,
+        });
+        return { ...result, stream: stream as typeof result.stream };
+      },
+      wrapGenerate: async ({ doGenerate, params }) => {
+        const attempt = this.#startAttempt(state, params.tools, params.abortSignal);
+        let result: Awaited<ReturnType<typeof doGenerate>>;
+        try {
+          result = await doGenerate();
+        } catch (error) {
+          this.#failedBeforeStream(state, attempt, error, params.abortSignal);
+          throw error;
+        }
+        state.failuresInARow = 0;
+        for (const part of result.content as readonly StreamPart[]) {
+          const type = part.type === 'text' ? 'text-delta' : part.type === 'reasoning' ? 'reasoning-delta' : part.type;
+          this.#onPart(state, attempt, { ...part, type });
+        }
+        this.#onPart(state, attempt, { type: 'finish', finishReason: result.finishReason });
+        return result;
+      },
+    };
+  }
+
+  #integration(state: CallState): TelemetryIntegration {
+    return {
+      onStart: () => {
+        // Called inside the SDK's call span (streamText's may never end on a broken stream).
+        const span = trace.getActiveSpan();
+        if (span?.isRecording()) this.#sdkSpans.push(span);
+      },
+      onToolCallStart: (event) => {
+        const span = trace.getActiveSpan();
+        if (!span?.isRecording()) return;
+        const name = event.toolCall.toolName;
+        const tool = this.recorder.adoptTool(span, {
+          name,
+          sideEffects: toolSideEffects(name, state.sources),
+          attempt: this.#attempts.at(-1),
+        });
+        this.#tools.set(event.toolCall.toolCallId, tool);
+      },
+      onToolCallFinish: (event) => {
+        const tool = this.#tools.get(event.toolCall.toolCallId);
+        if (!tool) return;
+        this.#tools.delete(event.toolCall.toolCallId);
+        if (event.success) tool.complete();
+        // Stopped by the call's abort (a stop or a watchdog), the tool did not fail: it was interrupted.
+        else if (event.abortSignal?.aborted || this.#signal.aborted) tool.interrupt();
+        else tool.fail(event.error);
+      },
+    };
+  }
+}
+
+/**
+ * Starts an agent run. Pass `run.callOptions({...})` to each AI SDK call,
+ * make the calls inside `run.with(...)`, and call `run.end()` when done.
+ * @example
+ * const run = startAgentRun({ agentName: 'coder', toolSideEffects: { read_file: 'read_only', run_shell: 'unsafe' } });
+ * try {
+ *   const result = run.with(() => streamText(run.callOptions({ model, tools, prompt })));
+ *   for await (const part of result.fullStream) render(part);
+ * } catch (error) {
+ *   run.fail(error);
+ * } finally {
+ *   const incident = run.end();
+ * }
+ */
+export function startAgentRun(options: AgentRunOptions = {}): AiSdkRun {
+  return new AiSdkRun(options);
+}
+
+/** How a run managed by {@link withAgentRun} ended. */
+export type AgentRunResult<T> =
+  | { readonly ok: true; readonly value: T; readonly incident: Incident }
+  | { readonly ok: false; readonly error: unknown; readonly incident: Incident };
+
+/**
+ * Runs `fn` as one agent run and returns its verdict with its value or
+ * error. Never throws what `fn` throws: a runtime decides on the verdict
+ * (`incident.retrySafety`) whether to retry, continue or ask the user.
+ * @example
+ * const { ok, incident } = await withAgentRun({ agentName: 'coder' }, async (run) => {
+ *   const result = streamText(run.callOptions({ model, tools, prompt }));
+ *   for await (const part of result.fullStream) render(part);
+ * });
+ * if (!ok && incident.retrySafety === 'auto_retry') retry();
+ */
+export async function withAgentRun<T>(options: AgentRunOptions, fn: (run: AiSdkRun) => Promise<T>): Promise<AgentRunResult<T>> {
+  const run = startAgentRun(options);
+  try {
+    const value = await run.with(() => fn(run));
+    return { ok: true, value, incident: run.end() };
+  } catch (error) {
+    run.fail(error);
+    return { ok: false, error, incident: run.end() };
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * OpenInference spans (`openinference.span.kind`): AGENT is the run, LLM an
+ * attempt, TOOL a tool execution; CHAIN and the rest are structure.
+ *
+ * What they show: a finished LLM span has its finish reason, output messages
+ * with tool calls, and (when inputs are recorded) the tools it exposed. What
+ * they hide: the OpenAI instrumentation records no progress while streaming,
+ * never marks a retry, and leaves its span open, without error, when a stream
+ * breaks or the request fails (docs/conventions.md). Such a span is cut off
+ * at the run's end and its progress is unknown.
+ */
+import { classifyError } from '../derive/classify-error.js';
+import type { Fact, FactDraft } from '../model/facts.js';
+import { NATIVE_ATTR } from '../model/native-convention.js';
+import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
+import { describeSpanError, nativeFacts, runSpanExtraction, STATUS_ERROR, toolSpanFacts } from './span-facts.js';
+import type { AttributeView, SpanRole, SpanView } from './span-view.js';
+import { numberAttr, stringAttr } from './span-view.js';
+
+/** Attribute keys of the OpenInference semantic conventions this adapter reads. */
+export const OPENINFERENCE = {
+  SPAN_KIND: 'openinference.span.kind',
+  FINISH_REASON: 'llm.finish_reason',
+  OUTPUT_VALUE: 'output.value',
+  INPUT_VALUE: 'input.value',
+  COMPLETION_TOKENS: 'llm.token_count.completion',
+  TOOL_NAME: 'tool.name',
+  OUTPUT_MESSAGES: 'llm.output_messages.',
+  INPUT_MESSAGES: 'llm.input_messages.',
+  TOOLS: 'llm.tools.',
+} as const;
+
+const ROLES: Readonly<Record<string, SpanRole>> = { AGENT: 'run', LLM: 'attempt', TOOL: 'tool' };
+
+// llm.output_messages.<i>.message.tool_calls.<j>.tool_call.function.name
+const TOOL_CALL_NAME = /^llm\.output_messages\.\d+\.message\.tool_calls\.(\d+)\.tool_call\.function\.name$/;
+// llm.output_messages.<i>.message.content, or .contents.<j>.message_content.text
+const OUTPUT_TEXT = /^llm\.output_messages\.\d+\.message\.(content|contents\.\d+\.message_content\.text)$/;
+// llm.tools.<i>.tool.json_schema
+const TOOL_SCHEMA = /^llm\.tools\.\d+\.tool\.json_schema$/;
+
+function keysWith(attributes: AttributeView, prefix: string): string[] {
+  return Object.keys(attributes).filter((key) => key.startsWith(prefix));
+}
+
+function toolNameOfSchema(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 100_000) return undefined;
+  try {
+    const schema = JSON.parse(value) as { name?: unknown; function?: { name?: unknown } };
+    const name = schema.function?.name ?? schema.name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The tools an LLM request exposed; unknown (undefined) when inputs were not recorded. */
+function boundaryOf(view: SpanView, context: ExtractContext): FactDraft | undefined {
+  const inputsRecorded = view.attributes[OPENINFERENCE.INPUT_VALUE] !== undefined || keysWith(view.attributes, OPENINFERENCE.INPUT_MESSAGES).length > 0;
+  const schemas = Object.keys(view.attributes).filter((key) => TOOL_SCHEMA.test(key));
+  if (!inputsRecorded && schemas.length === 0) return undefined;
+  const tools = [];
+  for (const key of schemas) {
+    const name = toolNameOfSchema(view.attributes[key]);
+    if (!name) return undefined;
+    tools.push({ name, sideEffects: context.trustedReadOnlyTools.includes(name) ? 'read_only' : 'unknown', providerExecuted: false } as const);
+  }
+  return { kind: 'side_effect_boundary', boundary: { tools, external: false }, timeMillis: view.startMillis, attempt: context.attempt };
+}
+
+function outputFacts(view: SpanView, context: ExtractContext, at: number): FactDraft[] {
+  const drafts: FactDraft[] = [];
+  const attempt = context.attempt;
+  const outputKeys = keysWith(view.attributes, OPENINFERENCE.OUTPUT_MESSAGES);
+  if (outputKeys.some((key) => OUTPUT_TEXT.test(key) && stringAttr(view.attributes, key))) {
+    drafts.push({ kind: 'text_output_started', timeMillis: at, attempt });
+  }
+  for (const key of outputKeys) {
+    if (!TOOL_CALL_NAME.test(key)) continue;
+    const tool = stringAttr(view.attributes, key);
+    const trusted = tool !== undefined && context.trustedReadOnlyTools.includes(tool);
+    drafts.push({ kind: 'tool_call_materialized', tool, sideEffects: trusted ? 'read_only' : 'unknown', providerExecuted: false, timeMillis: at, attempt });
+  }
+  if (drafts.length === 0 && (numberAttr(view.attributes, OPENINFERENCE.COMPLETION_TOKENS) ?? 0) > 0) {
+    drafts.push({ kind: 'provider_progress', timeMillis: at, attempt });
+  }
+  return drafts;
+}
+
+function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft[]): Extraction {
+  if (numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined || native.length > 0) {
+    return { facts: native as Fact[] };
+  }
+  const drafts: FactDraft[] = [];
+  const boundary = boundaryOf(view, context);
+  if (boundary) drafts.push(boundary);
+  // The instrumentation records nothing while a stream runs: a span cut off
+  // (or a failed one with no output) cannot say whether output was streamed.
+  if (context.truncated) return { facts: drafts as Fact[], progressUnknown: true };
+  const end = view.endMillis ?? view.startMillis;
+  const output = outputFacts(view, context, end);
+  drafts.push(...output);
+  if (view.statusCode === STATUS_ERROR) {
+    drafts.push({ kind: 'provider_error', error: classifyError(describeSpanError(view)), timeMillis: end, attempt: context.attempt });
+    return { facts: drafts as Fact[], progressUnknown: output.length === 0 };
+  }
+  if (stringAttr(view.attributes, OPENINFERENCE.FINISH_REASON) !== undefined || view.statusCode === 1) {
+    drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
+  }
+  return { facts: drafts as Fact[] };
+}
+
+/** The OpenInference convention, including native fact events on its spans. */
+export const openInferenceAdapter: ConventionAdapter = {
+  name: 'openinference',
+  role(view) {
+    const kind = stringAttr(view.attributes, OPENINFERENCE.SPAN_KIND);
+    if (kind === undefined) return undefined;
+    return ROLES[kind.toUpperCase()] ?? 'other';
+  },
+  extract(view, role, context): Extraction {
+    const native = nativeFacts(view, role, context);
+    switch (role) {
+      case 'attempt':
+        return attemptFacts(view, context, native);
+      case 'tool':
+        return { facts: toolSpanFacts(view, stringAttr(view.attributes, OPENINFERENCE.TOOL_NAME), context, native) as Fact[] };
+      case 'run':
+      case 'call':
+        return runSpanExtraction(view, native, (v) => classifyError(describeSpanError(v)));
+      default:
+        return { facts: native as Fact[] };
+    }
+  },
+};

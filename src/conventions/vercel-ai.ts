@@ -1,0 +1,184 @@
+/**
+ * Vercel AI SDK 6 spans (`ai.*`, from `experimental_telemetry`), with or
+ * without the native fact events the AI SDK integration adds to them.
+ *
+ * What the SDK's own spans show, and what they hide (docs/conventions.md):
+ * every provider attempt is an `ai.streamText.doStream` / `ai.generateText.doGenerate`
+ * span, retries included; tool executions are `ai.toolCall` spans. Output is
+ * known only when an attempt ends normally (`ai.response.text`, `.reasoning`,
+ * `.toolCalls`, output tokens). `ai.stream.firstChunk` fires on any chunk
+ * but `stream-start`, metadata included, so it proves a response, not
+ * output. A stream cut off or aborted leaves its spans open, and user stop,
+ * chunk timeout and total timeout look the same.
+ */
+import { classifyError } from '../derive/classify-error.js';
+import type { ErrorDescription } from '../derive/classify-error.js';
+import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
+import { TERMINAL_FACT_KINDS } from '../model/facts.js';
+import { NATIVE_ATTR } from '../model/native-convention.js';
+import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
+import { describeSpanError, nativeFacts, runSpanExtraction, STATUS_ERROR, toolSpanFacts } from './span-facts.js';
+import type { SpanRole, SpanView } from './span-view.js';
+import { numberAttr, stringArrayAttr, stringAttr } from './span-view.js';
+
+/** Attribute keys of the AI SDK 6 telemetry this adapter reads. */
+export const AI_SDK = {
+  OPERATION_ID: 'ai.operationId',
+  FINISH_REASON: 'ai.response.finishReason',
+  RESPONSE_TEXT: 'ai.response.text',
+  RESPONSE_REASONING: 'ai.response.reasoning',
+  RESPONSE_TOOL_CALLS: 'ai.response.toolCalls',
+  MS_TO_FIRST_CHUNK: 'ai.response.msToFirstChunk',
+  OUTPUT_TOKENS: 'ai.usage.outputTokens',
+  REASONING_TOKENS: 'ai.usage.reasoningTokens',
+  PROMPT_MESSAGES: 'ai.prompt.messages',
+  PROMPT_TOOLS: 'ai.prompt.tools',
+  TOOL_CALL_NAME: 'ai.toolCall.name',
+  FIRST_CHUNK_EVENT: 'ai.stream.firstChunk',
+} as const;
+
+const CALLS = new Set(['ai.streamText', 'ai.generateText', 'ai.streamObject', 'ai.generateObject']);
+const ATTEMPTS = new Set([
+  'ai.streamText.doStream',
+  'ai.generateText.doGenerate',
+  'ai.streamObject.doStream',
+  'ai.generateObject.doGenerate',
+]);
+
+function roleOf(operationId: string): SpanRole | undefined {
+  if (CALLS.has(operationId)) return 'call';
+  if (ATTEMPTS.has(operationId)) return 'attempt';
+  if (operationId === 'ai.toolCall') return 'tool';
+  return operationId.startsWith('ai.') ? 'other' : undefined;
+}
+
+/** Parses a JSON string attribute; undefined when absent or malformed. */
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string' || value.length > 1_000_000) return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The side-effect boundary from `ai.prompt.tools` (one JSON tool definition per
+ * entry). The attribute is input-gated: without `ai.prompt.messages` beside it
+ * inputs were not recorded and the boundary is unknown (undefined).
+ */
+function boundaryOf(view: SpanView, context: ExtractContext): FactDraft | undefined {
+  const inputsRecorded = view.attributes[AI_SDK.PROMPT_MESSAGES] !== undefined;
+  const definitions = stringArrayAttr(view.attributes, AI_SDK.PROMPT_TOOLS);
+  if (!inputsRecorded && definitions.length === 0) return undefined;
+  const tools = [];
+  for (const definition of definitions) {
+    const tool = record(parseJson(definition));
+    const name = typeof tool?.name === 'string' ? tool.name : undefined;
+    if (!name) return undefined; // an unreadable definition: the boundary is not known
+    // Provider tools ({type: 'provider'}) may run on the provider's side, where no span shows them.
+    const providerExecuted = tool?.type === 'provider';
+    const sideEffects = !providerExecuted && context.trustedReadOnlyTools.includes(name) ? 'read_only' : 'unknown';
+    tools.push({ name, sideEffects, providerExecuted } as const);
+  }
+  return { kind: 'side_effect_boundary', boundary: { tools, external: false }, timeMillis: view.startMillis, attempt: context.attempt };
+}
+
+/** Output an attempt that ended normally reports: text, reasoning, tool calls, output tokens. */
+function outputFacts(view: SpanView, context: ExtractContext, at: number): FactDraft[] {
+  const drafts: FactDraft[] = [];
+  const attempt = context.attempt;
+  const reasoning = stringAttr(view.attributes, AI_SDK.RESPONSE_REASONING);
+  if (reasoning) drafts.push({ kind: 'reasoning_output_started', timeMillis: at, attempt });
+  const text = stringAttr(view.attributes, AI_SDK.RESPONSE_TEXT);
+  if (text) drafts.push({ kind: 'text_output_started', timeMillis: at, attempt });
+  const calls = parseJson(view.attributes[AI_SDK.RESPONSE_TOOL_CALLS]);
+  if (Array.isArray(calls)) {
+    for (const call of calls.slice(0, 256)) {
+      const fields = record(call);
+      const tool = typeof fields?.toolName === 'string' ? fields.toolName : undefined;
+      const providerExecuted = fields?.providerExecuted === true;
+      const trusted = tool !== undefined && context.trustedReadOnlyTools.includes(tool);
+      drafts.push({ kind: 'tool_call_materialized', tool, sideEffects: trusted ? 'read_only' : 'unknown', providerExecuted, timeMillis: at, attempt });
+    }
+  }
+  if (drafts.length === 0 && (numberAttr(view.attributes, AI_SDK.OUTPUT_TOKENS) ?? 0) > 0) {
+    // Output tokens are recorded even when outputs are not: progress, of an unknown kind.
+    drafts.push({ kind: 'provider_progress', timeMillis: at, attempt });
+  }
+  return drafts;
+}
+
+/** The AI SDK's errors, read from a span: its exception names say which layer failed. */
+export function classifyAiSdkSpanError(view: SpanView): ErrorFact {
+  const description: ErrorDescription = describeSpanError(view);
+  const classified = classifyError(description);
+  if (classified.kind !== 'unknown') return classified;
+  const names = description.names ?? [];
+  // The provider answered with an error status, or retries of such answers ran out:
+  // an API error even when the span does not say which.
+  if (names.includes('AI_APICallError') || names.includes('AI_RetryError')) {
+    return { kind: 'api', detail: 'unknown', code: classified.code, retryable: names.includes('AI_RetryError') ? false : undefined };
+  }
+  return classified;
+}
+
+function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft[]): Extraction {
+  // The integration records every fact of the attempt natively; the span's own data adds nothing.
+  if (numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined || native.length > 0) {
+    return { facts: native as Fact[] };
+  }
+  const drafts: FactDraft[] = [];
+  const boundary = boundaryOf(view, context);
+  if (boundary) drafts.push(boundary);
+  const end = view.endMillis ?? view.startMillis;
+  const firstChunk = view.events.find((e) => e.name === AI_SDK.FIRST_CHUNK_EVENT);
+  const msToFirstChunk = numberAttr(view.attributes, AI_SDK.MS_TO_FIRST_CHUNK);
+  const firstOutputAt = firstChunk?.timeMillis ?? (msToFirstChunk !== undefined ? view.startMillis + msToFirstChunk : end);
+  if (context.truncated) {
+    // Cut off mid-stream: nothing at the end was recorded. A chunk arrived, but
+    // whether it was output (or only metadata) the span cannot say.
+    return { facts: drafts as Fact[], progressUnknown: firstChunk !== undefined };
+  }
+  drafts.push(...outputFacts(view, context, firstOutputAt));
+  const finishReason = stringAttr(view.attributes, AI_SDK.FINISH_REASON);
+  if (view.statusCode === STATUS_ERROR) {
+    drafts.push({ kind: 'provider_error', error: classifyAiSdkSpanError(view), timeMillis: end, attempt: context.attempt });
+  } else if (finishReason === 'error') {
+    // A provider `error` chunk: the span ends UNSET and keeps no trace of the error itself.
+    drafts.push({ kind: 'provider_error', error: { kind: 'api', detail: 'unknown' }, timeMillis: end, attempt: context.attempt });
+  } else if (finishReason !== undefined) {
+    drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
+  }
+  // Outputs may not be recorded (`recordOutputs: false`): then a failure after a chunk has unknown progress.
+  const outputsKnown = view.attributes[AI_SDK.RESPONSE_TEXT] !== undefined || view.attributes[AI_SDK.RESPONSE_TOOL_CALLS] !== undefined;
+  const failed = drafts.some((d) => TERMINAL_FACT_KINDS.has(d.kind));
+  return { facts: drafts as Fact[], progressUnknown: failed && !outputsKnown && firstChunk !== undefined };
+}
+
+/** The Vercel AI SDK 6 convention (`ai.*` spans), including native fact events on them. */
+export const vercelAiAdapter: ConventionAdapter = {
+  name: 'vercel_ai',
+  role(view) {
+    const operationId = stringAttr(view.attributes, AI_SDK.OPERATION_ID) ?? (typeof view.name === 'string' ? view.name : '');
+    return roleOf(operationId);
+  },
+  extract(view, role, context): Extraction {
+    const native = nativeFacts(view, role, context);
+    switch (role) {
+      case 'attempt':
+        return attemptFacts(view, context, native);
+      case 'tool':
+        return { facts: toolSpanFacts(view, stringAttr(view.attributes, AI_SDK.TOOL_CALL_NAME), context, native) as Fact[] };
+      case 'run':
+      case 'call':
+        return runSpanExtraction(view, native, classifyAiSdkSpanError);
+      default:
+        return { facts: native as Fact[] };
+    }
+  },
+};

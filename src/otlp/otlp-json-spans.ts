@@ -1,0 +1,122 @@
+/**
+ * Decodes the spans of an OTLP/JSON `ExportTraceServiceRequest` into plain
+ * records. Pure and total: malformed members are skipped or defaulted, never
+ * thrown on. An open span (as recorded fixtures keep them) has no end time.
+ */
+
+/** A decoded attribute value. Maps (`kvlistValue`) and bytes become JSON strings. */
+export type DecodedValue = string | number | boolean | DecodedValue[] | undefined;
+
+/** One decoded span. Times are epoch nanoseconds. */
+export interface DecodedSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId?: string;
+  readonly name: string;
+  /** OTLP numbering: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+  readonly kind: number;
+  readonly startTimeUnixNano: bigint;
+  /** Undefined while the span is open (`endTimeUnixNano` absent or 0). */
+  readonly endTimeUnixNano?: bigint;
+  readonly attributes: Record<string, DecodedValue>;
+  readonly events: readonly { readonly name: string; readonly timeUnixNano: bigint; readonly attributes: Record<string, DecodedValue> }[];
+  readonly links: readonly { readonly traceId: string; readonly spanId: string; readonly attributes: Record<string, DecodedValue> }[];
+  /** 0 unset, 1 ok, 2 error. */
+  readonly statusCode: number;
+  readonly statusMessage?: string;
+  readonly scopeName?: string;
+  readonly resource: Record<string, DecodedValue>;
+}
+
+type Json = Record<string, unknown>;
+
+function objectOf(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+function listOf(value: unknown): Json[] {
+  return Array.isArray(value) ? value.map(objectOf) : [];
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function nanos(value: unknown): bigint | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  try {
+    const n = BigInt(typeof value === 'number' ? Math.trunc(value) : value);
+    return n > 0n ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeValue(raw: unknown): DecodedValue {
+  const value = objectOf(raw);
+  if (typeof value.stringValue === 'string') return value.stringValue;
+  if (typeof value.boolValue === 'boolean') return value.boolValue;
+  if (typeof value.doubleValue === 'number') return value.doubleValue;
+  if (value.intValue !== undefined) {
+    const n = Number(value.intValue);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  if (value.arrayValue !== undefined) return listOf(objectOf(value.arrayValue).values).map(decodeValue);
+  if (value.kvlistValue !== undefined) return JSON.stringify(attributesOf(objectOf(value.kvlistValue).values));
+  if (typeof value.bytesValue === 'string') return value.bytesValue;
+  return undefined;
+}
+
+/** Decodes an OTLP `KeyValue[]` list; later duplicates win. */
+export function attributesOf(list: unknown): Record<string, DecodedValue> {
+  const attributes: Record<string, DecodedValue> = {};
+  for (const entry of listOf(list)) {
+    const key = text(entry.key);
+    if (key === undefined || key === '') continue;
+    const value = decodeValue(entry.value);
+    if (value !== undefined) attributes[key] = value;
+  }
+  return attributes;
+}
+
+/** Every span of an OTLP/JSON trace export request, in document order. */
+export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
+  const spans: DecodedSpan[] = [];
+  for (const resourceSpans of listOf(objectOf(request).resourceSpans)) {
+    const resource = attributesOf(objectOf(resourceSpans.resource).attributes);
+    for (const scopeSpans of listOf(resourceSpans.scopeSpans)) {
+      const scopeName = text(objectOf(scopeSpans.scope).name);
+      for (const span of listOf(scopeSpans.spans)) {
+        const spanId = text(span.spanId);
+        const start = nanos(span.startTimeUnixNano);
+        if (!spanId || start === undefined) continue;
+        const status = objectOf(span.status);
+        spans.push({
+          traceId: text(span.traceId) ?? '',
+          spanId,
+          parentSpanId: text(span.parentSpanId) || undefined,
+          name: text(span.name) ?? '',
+          kind: typeof span.kind === 'number' ? span.kind : 0,
+          startTimeUnixNano: start,
+          endTimeUnixNano: nanos(span.endTimeUnixNano),
+          attributes: attributesOf(span.attributes),
+          events: listOf(span.events).map((event) => ({
+            name: text(event.name) ?? '',
+            timeUnixNano: nanos(event.timeUnixNano) ?? start,
+            attributes: attributesOf(event.attributes),
+          })),
+          links: listOf(span.links).map((link) => ({
+            traceId: text(link.traceId) ?? '',
+            spanId: text(link.spanId) ?? '',
+            attributes: attributesOf(link.attributes),
+          })),
+          statusCode: typeof status.code === 'number' ? status.code : 0,
+          statusMessage: text(status.message) || undefined,
+          scopeName,
+          resource,
+        });
+      }
+    }
+  }
+  return spans;
+}

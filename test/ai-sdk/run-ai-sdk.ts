@@ -1,0 +1,140 @@
+/**
+ * Drives one AI SDK 6 `streamText` call through the real provider packages
+ * against the fake provider, with or without the agent-incidents integration,
+ * into a real tracer provider with the IncidentSpanProcessor.
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { stepCountIs, streamText, tool } from 'ai';
+import type { LanguageModel } from 'ai';
+import { z } from 'zod';
+import type { TimeoutSetting } from '../../src/ai-sdk/index.js';
+import { withAgentRun } from '../../src/ai-sdk/index.js';
+import type { Incident } from '../../src/index.js';
+import type { FakeProvider } from '../../src/testing/fake-provider.js';
+import { createPipeline } from '../support/harness.js';
+
+/** Which provider package and API talks to the fake server. */
+export type Dialect = 'openai.chat' | 'openai.responses' | 'anthropic';
+
+/** One scenario's call. */
+export interface CallPlan {
+  readonly dialect: Dialect;
+  /** @default 0 */
+  readonly maxRetries?: number;
+  readonly timeout?: TimeoutSetting;
+  /** The user presses stop `delayMs` after the first stream part of this type. @default never */
+  readonly stopAfter?: { readonly part: string; readonly delayMs?: number };
+}
+
+/** The tools every scenario exposes, with the classes the integration is told. */
+export const TOOL_CLASSES = { read_file: 'read_only', run_shell: 'unsafe' } as const;
+
+function tools() {
+  return {
+    read_file: tool({ description: 'Reads a file', inputSchema: z.object({ path: z.string() }), execute: async () => 'file contents' }),
+    run_shell: tool({
+      description: 'Runs a shell command',
+      inputSchema: z.object({ command: z.string() }),
+      // Takes 400 ms, and stops (throwing the abort reason) when the call is aborted, as a well-behaved tool does.
+      execute: async (_input, { abortSignal }) => {
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 400);
+          abortSignal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(abortSignal.reason as Error);
+          });
+        });
+        return 'done';
+      },
+    }),
+  };
+}
+
+function modelOf(fake: FakeProvider, dialect: Dialect): LanguageModel {
+  if (dialect === 'anthropic') return createAnthropic({ baseURL: fake.baseURL, apiKey: 'test' })('claude-sonnet-4-5');
+  const openai = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' });
+  return dialect === 'openai.chat' ? openai.chat('gpt-4o-mini') : openai('gpt-4o-mini');
+}
+
+/** Counts spans as they start, to prove every one is exported. */
+class StartedSpans implements SpanProcessor {
+  count = 0;
+  onStart(_span: Span): void {
+    this.count += 1;
+  }
+  onEnd(_span: ReadableSpan): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** What one driven call produced. */
+export interface CallOutcome {
+  /** The verdict the integration gave in-process (absent without it). */
+  readonly inProcess?: Incident;
+  /** The run span as exported. */
+  readonly run: ReadableSpan | undefined;
+  readonly spans: readonly ReadableSpan[];
+  readonly started: number;
+}
+
+async function consume(
+  result: { readonly fullStream: AsyncIterable<{ readonly type: string }> },
+  stop: AbortController | undefined,
+  plan: CallPlan,
+): Promise<void> {
+  let armed = false;
+  for await (const part of result.fullStream) {
+    if (stop && plan.stopAfter && !armed && part.type === plan.stopAfter.part) {
+      armed = true;
+      setTimeout(() => stop.abort(), plan.stopAfter.delayMs ?? 0);
+    }
+  }
+}
+
+/** Runs one call; `helper` chooses between the integration and plain `experimental_telemetry`. */
+export async function runCall(fake: FakeProvider, plan: CallPlan, helper: boolean): Promise<CallOutcome> {
+  const started = new StartedSpans();
+  const pipeline = createPipeline({}, [started]);
+  const { provider } = pipeline;
+  const stop = plan.stopAfter ? new AbortController() : undefined;
+  const base = {
+    model: modelOf(fake, plan.dialect),
+    tools: tools(),
+    prompt: 'Look at the repository.',
+    maxRetries: plan.maxRetries ?? 0,
+    stopWhen: stepCountIs(4),
+    timeout: plan.timeout,
+    onError: () => undefined,
+  };
+  let inProcess: Incident | undefined;
+  if (helper) {
+    const result = await withAgentRun(
+      { agentName: 'coder', tracer: pipeline.tracer, toolSideEffects: TOOL_CLASSES, abortSignal: stop?.signal },
+      async (run) => consume(streamText(run.callOptions(base)), stop, plan),
+    );
+    inProcess = result.incident;
+  } else {
+    try {
+      await consume(
+        streamText({ ...base, abortSignal: stop?.signal, experimental_telemetry: { isEnabled: true, tracer: pipeline.tracer } }),
+        stop,
+        plan,
+      );
+    } catch {
+      // The app saw the error; the spans are what is judged.
+    }
+  }
+  // Let tool executions and late span ends settle, then finalize what never ended.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await provider.forceFlush();
+  const spans = [...pipeline.spans()];
+  await provider.shutdown();
+  const run = spans.find((s) => s.attributes['incident.outcome'] !== undefined && s.parentSpanContext === undefined);
+  return { inProcess, run, spans, started: started.count };
+}

@@ -1,0 +1,75 @@
+/**
+ * Replays a recorded trace through a real tracer, so the SDK processor sees
+ * what it saw live: spans start and end in recorded order (shifted to now),
+ * with their attributes, events, links and status; spans recorded open are
+ * never ended. Parents are re-created as parents and links as links.
+ */
+import type { Attributes, HrTime, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
+import type { DecodedSpan, DecodedValue } from '../../src/otlp/otlp-json-spans.js';
+
+type AttributeValue = string | number | boolean | string[] | number[] | boolean[];
+
+function attributes(map: Record<string, DecodedValue>): Attributes {
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(map)) {
+    if (Array.isArray(value)) out[key] = value.filter((v) => typeof v !== 'object') as AttributeValue;
+    else if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+interface Step {
+  readonly at: bigint;
+  readonly order: number;
+  readonly run: () => void;
+}
+
+/** Replays `spans` (one trace) with `tracer`; returns the replayed spans by recorded span id. */
+export function replaySpans(spans: readonly DecodedSpan[], tracer: Tracer): Map<string, Span> {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const depth = (span: DecodedSpan): number => {
+    let d = 0;
+    for (let p = span.parentSpanId; p && byId.has(p) && d < 64; p = byId.get(p)?.parentSpanId) d += 1;
+    return d;
+  };
+  const earliest = spans.reduce((min, s) => (s.startTimeUnixNano < min ? s.startTimeUnixNano : min), spans[0]?.startTimeUnixNano ?? 0n);
+  // Shift to now: the processor judges run age against the wall clock.
+  const shift = BigInt(Date.now()) * 1_000_000n - earliest;
+  const hr = (nanos: bigint): HrTime => {
+    const t = nanos + shift;
+    return [Number(t / 1_000_000_000n), Number(t % 1_000_000_000n)];
+  };
+  const live = new Map<string, Span>();
+  const steps: Step[] = [];
+  for (const recorded of spans) {
+    const d = depth(recorded);
+    steps.push({
+      at: recorded.startTimeUnixNano,
+      order: d, // parents start first
+      run: () => {
+        const parent = recorded.parentSpanId ? live.get(recorded.parentSpanId) : undefined;
+        const parentContext = parent ? trace.setSpan(context.active(), parent) : trace.deleteSpan(context.active());
+        const links: Link[] = recorded.links
+          .map((l) => live.get(l.spanId))
+          .filter((s): s is Span => s !== undefined)
+          .map((s) => ({ context: s.spanContext() as SpanContext }));
+        const span = tracer.startSpan(
+          recorded.name,
+          { kind: Math.max(0, recorded.kind - 1), attributes: attributes(recorded.attributes), startTime: hr(recorded.startTimeUnixNano), links },
+          parentContext,
+        );
+        for (const event of recorded.events) span.addEvent(event.name, attributes(event.attributes), hr(event.timeUnixNano));
+        if (recorded.statusCode !== 0) span.setStatus({ code: recorded.statusCode, message: recorded.statusMessage });
+        live.set(recorded.spanId, span);
+      },
+    });
+    const end = recorded.endTimeUnixNano;
+    if (end !== undefined) {
+      steps.push({ at: end, order: 1000 - d, run: () => live.get(recorded.spanId)?.end(hr(end)) }); // children end first
+    }
+  }
+  steps.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.order - b.order));
+  for (const step of steps) step.run();
+  return live;
+}
