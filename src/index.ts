@@ -12,6 +12,8 @@ export type { IncidentSpanProcessorOptions, ResolvedOptions } from './sdk/option
 // Runtime side.
 export { AttemptRecorder, RunRecorder, ToolRecorder } from './runtime/run-recorder.js';
 export type { BoundaryInput, BoundaryToolInput, RunRecorderOptions } from './runtime/run-recorder.js';
+export { recordChatCompletionStream } from './runtime/chat-completion-stream.js';
+export type { ChatCompletionChunkLike, ChatCompletionStreamOptions } from './runtime/chat-completion-stream.js';
 
 // Pure core.
 export { deriveIncident, deriveAttemptVerdict, causeOf, runSideEffects } from './derive/derive-incident.js';
@@ -57,7 +59,7 @@ export type { AttemptVerdict, Incident } from './model/incident.js';
 export { GEN_AI, NATIVE_ATTR, NATIVE_EVENT, OPERATION } from './model/native-convention.js';
 
 // Conventions and sanitization.
-export { ADAPTERS, recognise } from './conventions/index.js';
+export { ADAPTERS, genAiAdapter, openInferenceAdapter, recognise, vercelAiAdapter } from './conventions/index.js';
 export type { ConventionAdapter, ExtractContext, Extraction, SpanRole, SpanView } from './conventions/index.js';
 export { createSanitizer, sanitizeAttributeMap, sanitizeAttributes, scrubString } from './sanitize/sanitizer.js';
 export type { KeyDecision, SanitizationMode, SanitizationOptions, Sanitizer } from './sanitize/sanitizer.js';

@@ -14,7 +14,7 @@ import { deriveAttemptVerdict, deriveIncident } from '../derive/derive-incident.
 import { attemptVerdictAttributes, incidentAttributes } from '../derive/incident-attributes.js';
 import { attemptAt, isTerminal } from '../derive/timeline.js';
 import * as K from '../model/attributes.js';
-import type { Fact, RunFacts } from '../model/facts.js';
+import type { AttemptRecord, Fact, RunFacts } from '../model/facts.js';
 import type { Incident } from '../model/incident.js';
 import { GEN_AI, NATIVE_ATTR } from '../model/native-convention.js';
 import type { IncidentSpanProcessorOptions, ResolvedOptions } from './options.js';
@@ -187,13 +187,44 @@ export class IncidentSpanProcessor implements SpanProcessor {
     let role = match?.role ?? 'other';
     // An instrumentation's request span inside a runtime's own attempt span
     // (OpenInference under RunRecorder) is part of that attempt, not another one.
-    if (role === 'attempt' && parent.open.get(span.parentSpanContext?.spanId ?? '')?.role === 'attempt') role = 'other';
-    const open: OpenSpan = { span, role, adapter: match?.adapter, startMillis, truncated: false };
+    const demoted = role === 'attempt' && this.#insideAttempt(parent, span);
+    if (demoted) role = 'other';
+    const open: OpenSpan = { span, role, adapter: match?.adapter, startMillis, truncated: false, demoted };
     this.#runs.addSpan(parent, spanId, open);
-    if (open.role === 'attempt') {
-      const declared = span.attributes[NATIVE_ATTR.ATTEMPT_NUMBER];
-      const number = typeof declared === 'number' && Number.isInteger(declared) && declared > 0 ? declared : parent.attempts.length + 1;
-      parent.attempts.push({ key: spanId, number, startMillis });
+    if (open.role === 'attempt') this.#addAttempt(parent, spanId, startMillis, span.attributes[NATIVE_ATTR.ATTEMPT_NUMBER]);
+  }
+
+  /**
+   * The attempt or tool role of a span that had none at its start: some
+   * instrumentations (OpenInference) set their attributes after starting it.
+   */
+  #lateRole(run: RunState, entry: OpenSpan): { role: 'attempt' | 'tool'; adapter: OpenSpan['adapter'] } | undefined {
+    if (entry.demoted) return undefined;
+    const late = recognise(entry.span, this.#options.adapters);
+    if (!late || (late.role !== 'attempt' && late.role !== 'tool')) return undefined;
+    if (late.role === 'attempt' && this.#insideAttempt(run, entry.span)) return undefined;
+    return { role: late.role, adapter: late.adapter };
+  }
+
+  /** True when the span's parent is an attempt of `run`. */
+  #insideAttempt(run: RunState, span: Span): boolean {
+    const parentId = span.parentSpanContext?.spanId;
+    return parentId !== undefined && run.attempts.some((a) => a.key === parentId);
+  }
+
+  /** Registers an attempt; without a declared number, attempts are numbered in start order. */
+  #addAttempt(run: RunState, key: string, startMillis: number, declared: unknown): void {
+    if (typeof declared === 'number' && Number.isInteger(declared) && declared > 0) {
+      run.attempts.push({ key, number: declared, startMillis });
+      return;
+    }
+    // Usually the newest; an attempt recognised only at its end may have started before others.
+    let at = run.attempts.length;
+    while (at > 0 && (run.attempts[at - 1] as AttemptRecord).startMillis > startMillis) at -= 1;
+    run.attempts.splice(at, 0, { key, number: at + 1, startMillis });
+    for (let i = at + 1; i < run.attempts.length; i += 1) {
+      const later = run.attempts[i] as AttemptRecord;
+      run.attempts[i] = { key: later.key, number: i + 1, startMillis: later.startMillis };
     }
   }
 
@@ -257,10 +288,17 @@ export class IncidentSpanProcessor implements SpanProcessor {
 
   #collectChild(run: RunState, span: Span, spanId: string): void {
     const entry = this.#runs.removeSpan(run, spanId);
-    const role = entry?.role ?? 'other';
+    let role = entry?.role ?? 'other';
+    let adapter = entry?.adapter;
+    const late = entry !== undefined && role === 'other' ? this.#lateRole(run, entry) : undefined;
+    if (late && entry) {
+      role = late.role;
+      adapter = late.adapter;
+      if (role === 'attempt') this.#addAttempt(run, spanId, entry.startMillis, undefined);
+    }
     // Spans of no convention without events carry no facts: skip the view.
     if (role === 'other' && span.events.length === 0) return;
-    const adapter = entry?.adapter ?? this.#options.adapters[0];
+    adapter ??= this.#options.adapters[0];
     if (!adapter) return;
     const view = spanViewOf(span);
     const attempt = role === 'call' ? undefined : this.#attemptOf(run, view, role);
@@ -316,12 +354,13 @@ export class IncidentSpanProcessor implements SpanProcessor {
 
   #truncateOpenChildren(run: RunState, span: Span): void {
     if (run.open.size === 0) return;
-    run.openChildren = true;
     // Newest first, so a grandchild ends before its parent.
     const open = [...run.open.entries()].sort((a, b) => b[1].startMillis - a[1].startMillis);
     for (const [spanId, entry] of open) {
       if (entry.span.ended) continue;
       entry.truncated = true;
+      // Only spans that carry facts leave the verdict short of them; structure spans do not.
+      if (entry.role !== 'other' || this.#lateRole(run, entry) !== undefined) run.openChildren = true;
       if (entry.role === 'attempt') run.truncatedAttempts.push(spanId);
       const nested = entry.role === 'run' ? this.#runs.run(spanId) : undefined;
       if (nested && run.neverEnded) {

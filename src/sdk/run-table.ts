@@ -16,6 +16,8 @@ export interface OpenSpan {
   readonly startMillis: number;
   /** Set when the processor ends the span because its run ended first. */
   truncated: boolean;
+  /** An attempt inside another attempt, read as part of its parent (never re-recognised). */
+  readonly demoted?: boolean;
 }
 
 /** What the processor knows about one open run. */
