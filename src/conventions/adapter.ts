@@ -26,6 +26,12 @@ export interface Extraction {
   readonly statusError?: ErrorFact;
   /** The convention cannot tell whether the provider made progress. */
   readonly progressUnknown?: boolean;
+  /**
+   * The attempt span ended, but with nothing a finished response leaves
+   * (finish reason, response id, usage) and no error: it was cut off (an
+   * abort, a timeout) and is judged like an attempt still open at its run's end.
+   */
+  readonly unfinished?: boolean;
 }
 
 /** A span convention. */

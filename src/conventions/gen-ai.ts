@@ -4,39 +4,80 @@
  * structure shows: attempts, tool executions, errors from status and
  * `exception` events, and progress from `gen_ai.response.time_to_first_chunk`.
  */
-import type { Fact, FactDraft } from '../model/facts.js';
+import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
 import { isOneOf } from '../model/enums.js';
 import { GEN_AI, NATIVE_ATTR, OPERATION } from '../model/native-convention.js';
 import { classifyError } from '../derive/classify-error.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
-import { describeSpanError, nativeFacts, runSpanExtraction, STATUS_ERROR, toolSpanFacts } from './span-facts.js';
+import {
+  boundaryFromDefinitions,
+  describeSpanError,
+  nativeFacts,
+  parseJsonArray,
+  runSpanExtraction,
+  STATUS_ERROR,
+  toolSpanFacts,
+} from './span-facts.js';
 import type { SpanRole, SpanView } from './span-view.js';
-import { numberAttr, stringAttr } from './span-view.js';
+import { numberAttr, stringArrayAttr, stringAttr } from './span-view.js';
 
 type Draft = FactDraft;
 
-function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]): { drafts: Draft[]; progressUnknown: boolean } {
+/** Attributes only a response that really finished leaves on a GenAI attempt span. */
+const RESPONSE_KEYS = [GEN_AI.FINISH_REASONS, 'gen_ai.response.id', 'gen_ai.response.model', 'gen_ai.usage.output_tokens'];
+
+/** The tools a request exposed (`gen_ai.tool.definitions`, input-gated like `gen_ai.input.messages`). */
+function boundaryOf(view: SpanView, context: ExtractContext): Draft | undefined {
+  const definitions = parseJsonArray(view.attributes[GEN_AI.TOOL_DEFINITIONS]);
+  if (definitions) return boundaryFromDefinitions(definitions, view, context);
+  // Inputs were recorded and list no tools: the request exposed none.
+  return view.attributes[GEN_AI.INPUT_MESSAGES] !== undefined
+    ? { kind: 'side_effect_boundary', boundary: { tools: [], external: false }, timeMillis: view.startMillis, attempt: context.attempt }
+    : undefined;
+}
+
+function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]): Extraction {
   const drafts = [...native];
   const end = view.endMillis ?? view.startMillis;
   const failed = native.some((d) => TERMINAL_FACT_KINDS.has(d.kind));
   if (!failed && view.statusCode === STATUS_ERROR) {
-    drafts.push({ kind: 'provider_error', error: classifyError(describeSpanError(view)), timeMillis: end, attempt: context.attempt });
+    drafts.push({ kind: 'provider_error', error: classifyGenAiError(view), timeMillis: end, attempt: context.attempt });
   }
   // Native attempts say when nothing happened by recording nothing; plain GenAI ones cannot.
   const nativeAttempt = numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined;
-  if (native.length > 0 || nativeAttempt) return { drafts, progressUnknown: false };
+  if (native.length > 0 || nativeAttempt) return { facts: drafts as Fact[] };
+  const boundary = boundaryOf(view, context);
+  if (boundary) drafts.push(boundary);
   // The semantic-convention attribute, or the metric name AI SDK 7 writes on its `chat` spans (both seconds).
   const firstChunkSeconds =
     numberAttr(view.attributes, GEN_AI.TIME_TO_FIRST_CHUNK) ?? numberAttr(view.attributes, GEN_AI.CLIENT_TIME_TO_FIRST_CHUNK);
   if (firstChunkSeconds !== undefined && firstChunkSeconds >= 0) {
     drafts.push({ kind: 'provider_progress', timeMillis: view.startMillis + firstChunkSeconds * 1000, attempt: context.attempt });
   }
-  if (view.statusCode !== STATUS_ERROR && !context.truncated && view.attributes[GEN_AI.FINISH_REASONS] !== undefined) {
-    drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
+  const finishReasons = stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS);
+  const unsure = firstChunkSeconds === undefined;
+  if (view.statusCode === STATUS_ERROR || context.truncated) return { facts: drafts as Fact[], progressUnknown: unsure };
+  if (finishReasons.includes('error')) {
+    // A provider error event: the span may end without an error status (AI SDK 7 does).
+    drafts.push({ kind: 'provider_error', error: { kind: 'api', detail: 'unknown' }, timeMillis: end, attempt: context.attempt });
+    return { facts: drafts as Fact[], progressUnknown: unsure };
   }
-  const unsure = (view.statusCode === STATUS_ERROR || context.truncated) && firstChunkSeconds === undefined;
-  return { drafts, progressUnknown: unsure };
+  if (!RESPONSE_KEYS.some((key) => view.attributes[key] !== undefined)) {
+    // Ended with nothing a finished response leaves and no error: stopped, not finished (an abort).
+    return { facts: drafts as Fact[], progressUnknown: unsure, unfinished: true };
+  }
+  drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
+  return { facts: drafts as Fact[] };
+}
+
+/** A GenAI span's error; a failed span whose finish reasons say `error` is a provider error. */
+function classifyGenAiError(view: SpanView): ErrorFact {
+  const classified = classifyError(describeSpanError(view));
+  if (classified.kind === 'unknown' && stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS).includes('error')) {
+    return { kind: 'api', detail: 'unknown', code: classified.code };
+  }
+  return classified;
 }
 
 function roleOfOperation(operation: unknown, name: string): SpanRole | undefined {
@@ -62,13 +103,11 @@ export const genAiAdapter: ConventionAdapter = {
     switch (role) {
       case 'tool':
         return { facts: toolSpanFacts(view, stringAttr(view.attributes, GEN_AI.TOOL_NAME), context, native) as Fact[] };
-      case 'attempt': {
-        const { drafts, progressUnknown } = attemptFacts(view, context, native);
-        return { facts: drafts as Fact[], progressUnknown };
-      }
+      case 'attempt':
+        return attemptFacts(view, context, native);
       case 'run':
       case 'call':
-        return runSpanExtraction(view, native, (v) => classifyError(describeSpanError(v)));
+        return runSpanExtraction(view, native, classifyGenAiError);
       default:
         return { facts: native as Fact[] };
     }

@@ -13,7 +13,7 @@ import { classifyError } from '../derive/classify-error.js';
 import type { Fact, FactDraft } from '../model/facts.js';
 import { NATIVE_ATTR } from '../model/native-convention.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
-import { describeSpanError, nativeFacts, runSpanExtraction, STATUS_ERROR, toolSpanFacts } from './span-facts.js';
+import { boundaryFromDefinitions, describeSpanError, nativeFacts, runSpanExtraction, STATUS_ERROR, toolSpanFacts } from './span-facts.js';
 import type { AttributeView, SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringAttr } from './span-view.js';
 
@@ -43,29 +43,12 @@ function keysWith(attributes: AttributeView, prefix: string): string[] {
   return Object.keys(attributes).filter((key) => key.startsWith(prefix));
 }
 
-function toolNameOfSchema(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.length > 100_000) return undefined;
-  try {
-    const schema = JSON.parse(value) as { name?: unknown; function?: { name?: unknown } };
-    const name = schema.function?.name ?? schema.name;
-    return typeof name === 'string' ? name : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The tools an LLM request exposed; unknown (undefined) when inputs were not recorded. */
 function boundaryOf(view: SpanView, context: ExtractContext): FactDraft | undefined {
   const inputsRecorded = view.attributes[OPENINFERENCE.INPUT_VALUE] !== undefined || keysWith(view.attributes, OPENINFERENCE.INPUT_MESSAGES).length > 0;
-  const schemas = Object.keys(view.attributes).filter((key) => TOOL_SCHEMA.test(key));
+  const schemas = Object.keys(view.attributes).filter((key) => TOOL_SCHEMA.test(key)).map((key) => view.attributes[key]);
   if (!inputsRecorded && schemas.length === 0) return undefined;
-  const tools = [];
-  for (const key of schemas) {
-    const name = toolNameOfSchema(view.attributes[key]);
-    if (!name) return undefined;
-    tools.push({ name, sideEffects: context.trustedReadOnlyTools.includes(name) ? 'read_only' : 'unknown', providerExecuted: false } as const);
-  }
-  return { kind: 'side_effect_boundary', boundary: { tools, external: false }, timeMillis: view.startMillis, attempt: context.attempt };
+  return boundaryFromDefinitions(schemas, view, context);
 }
 
 function outputFacts(view: SpanView, context: ExtractContext, at: number): FactDraft[] {
@@ -106,8 +89,10 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
   }
   if (stringAttr(view.attributes, OPENINFERENCE.FINISH_REASON) !== undefined || view.statusCode === 1) {
     drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
+    return { facts: drafts as Fact[] };
   }
-  return { facts: drafts as Fact[] };
+  // Ended UNSET with no finish reason: the stream was stopped (an aborted request ends quietly).
+  return { facts: drafts as Fact[], progressUnknown: output.length === 0, unfinished: true };
 }
 
 /** The OpenInference convention, including native fact events on its spans. */

@@ -137,3 +137,51 @@ export function runSpanExtraction(view: SpanView, native: FactDraft[], classify:
   const statusError = !failed && view.statusCode === STATUS_ERROR ? classify(view) : undefined;
   return { facts: native as Fact[], statusError };
 }
+
+/**
+ * The side-effect boundary from the tool definitions a request carried (the
+ * AI SDK's `ai.prompt.tools`, GenAI `gen_ai.tool.definitions`, OpenInference
+ * `llm.tools.*`): each is an object with `name` (or `function.name`) and
+ * `type`. Provider tools (`provider`, `extension`) may run where no span shows
+ * them. Classes are `unknown` unless the policy trusts the tool. Undefined when
+ * a definition is unreadable: then the boundary is not known.
+ */
+export function boundaryFromDefinitions(definitions: readonly unknown[], view: SpanView, context: ExtractContext): FactDraft | undefined {
+  const tools = [];
+  for (const definition of definitions.slice(0, 256)) {
+    const tool = parseJsonObject(definition);
+    const fn = parseJsonObject(tool?.function);
+    const name = typeof tool?.name === 'string' ? tool.name : typeof fn?.name === 'string' ? fn.name : undefined;
+    if (!name) return undefined;
+    const providerExecuted = tool?.type === 'provider' || tool?.type === 'extension';
+    const sideEffects = !providerExecuted && context.trustedReadOnlyTools.includes(name) ? 'read_only' : 'unknown';
+    tools.push({ name, sideEffects, providerExecuted } as const);
+  }
+  return { kind: 'side_effect_boundary', boundary: { tools, external: false }, timeMillis: view.startMillis, attempt: context.attempt };
+}
+
+/** An object, or a JSON string of one (bounded); undefined otherwise. */
+export function parseJsonObject(value: unknown): Record<string, unknown> | undefined {
+  let parsed = value;
+  if (typeof value === 'string') {
+    if (value.length > 1_000_000) return undefined;
+    try {
+      parsed = JSON.parse(value) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+}
+
+/** A JSON array (or a JSON string of one); undefined otherwise. */
+export function parseJsonArray(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== 'string' || value.length > 1_000_000) return undefined;
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -17,7 +17,16 @@ import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
 import { NATIVE_ATTR } from '../model/native-convention.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
-import { describeSpanError, nativeFacts, runSpanExtraction, STATUS_ERROR, toolSpanFacts } from './span-facts.js';
+import {
+  boundaryFromDefinitions,
+  describeSpanError,
+  nativeFacts,
+  parseJsonArray,
+  parseJsonObject,
+  runSpanExtraction,
+  STATUS_ERROR,
+  toolSpanFacts,
+} from './span-facts.js';
 import type { SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringArrayAttr, stringAttr } from './span-view.js';
 
@@ -52,20 +61,6 @@ function roleOf(operationId: string): SpanRole | undefined {
   return operationId.startsWith('ai.') ? 'other' : undefined;
 }
 
-/** Parses a JSON string attribute; undefined when absent or malformed. */
-function parseJson(value: unknown): unknown {
-  if (typeof value !== 'string' || value.length > 1_000_000) return undefined;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
 /**
  * The side-effect boundary from `ai.prompt.tools` (one JSON tool definition per
  * entry). The attribute is input-gated: without `ai.prompt.messages` beside it
@@ -75,17 +70,7 @@ function boundaryOf(view: SpanView, context: ExtractContext): FactDraft | undefi
   const inputsRecorded = view.attributes[AI_SDK.PROMPT_MESSAGES] !== undefined;
   const definitions = stringArrayAttr(view.attributes, AI_SDK.PROMPT_TOOLS);
   if (!inputsRecorded && definitions.length === 0) return undefined;
-  const tools = [];
-  for (const definition of definitions) {
-    const tool = record(parseJson(definition));
-    const name = typeof tool?.name === 'string' ? tool.name : undefined;
-    if (!name) return undefined; // an unreadable definition: the boundary is not known
-    // Provider tools ({type: 'provider'}) may run on the provider's side, where no span shows them.
-    const providerExecuted = tool?.type === 'provider';
-    const sideEffects = !providerExecuted && context.trustedReadOnlyTools.includes(name) ? 'read_only' : 'unknown';
-    tools.push({ name, sideEffects, providerExecuted } as const);
-  }
-  return { kind: 'side_effect_boundary', boundary: { tools, external: false }, timeMillis: view.startMillis, attempt: context.attempt };
+  return boundaryFromDefinitions(definitions, view, context);
 }
 
 /** Output an attempt that ended normally reports: text, reasoning, tool calls, output tokens. */
@@ -96,10 +81,10 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
   if (reasoning) drafts.push({ kind: 'reasoning_output_started', timeMillis: at, attempt });
   const text = stringAttr(view.attributes, AI_SDK.RESPONSE_TEXT);
   if (text) drafts.push({ kind: 'text_output_started', timeMillis: at, attempt });
-  const calls = parseJson(view.attributes[AI_SDK.RESPONSE_TOOL_CALLS]);
-  if (Array.isArray(calls)) {
+  const calls = parseJsonArray(view.attributes[AI_SDK.RESPONSE_TOOL_CALLS]);
+  if (calls) {
     for (const call of calls.slice(0, 256)) {
-      const fields = record(call);
+      const fields = parseJsonObject(call);
       const tool = typeof fields?.toolName === 'string' ? fields.toolName : undefined;
       const providerExecuted = fields?.providerExecuted === true;
       const trusted = tool !== undefined && context.trustedReadOnlyTools.includes(tool);
@@ -144,7 +129,8 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
     // whether it was output (or only metadata) the span cannot say.
     return { facts: drafts as Fact[], progressUnknown: firstChunk !== undefined };
   }
-  drafts.push(...outputFacts(view, context, firstOutputAt));
+  const output = outputFacts(view, context, firstOutputAt);
+  drafts.push(...output);
   const finishReason = stringAttr(view.attributes, AI_SDK.FINISH_REASON);
   if (view.statusCode === STATUS_ERROR) {
     drafts.push({ kind: 'provider_error', error: classifyAiSdkSpanError(view), timeMillis: end, attempt: context.attempt });
@@ -153,6 +139,9 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
     drafts.push({ kind: 'provider_error', error: { kind: 'api', detail: 'unknown' }, timeMillis: end, attempt: context.attempt });
   } else if (finishReason !== undefined) {
     drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
+  } else {
+    // Ended with no finish reason and no error: stopped, not finished.
+    return { facts: drafts as Fact[], progressUnknown: firstChunk !== undefined && output.length === 0, unfinished: true };
   }
   // Outputs may not be recorded (`recordOutputs: false`): then a failure after a chunk has unknown progress.
   const outputsKnown = view.attributes[AI_SDK.RESPONSE_TEXT] !== undefined || view.attributes[AI_SDK.RESPONSE_TOOL_CALLS] !== undefined;

@@ -176,7 +176,7 @@ export const FLEET: readonly FleetRun[] = [
       const a = run.startAttempt({ boundary });
       a.chunk('text-delta');
       // The reload begins, then tears the stream down; its record arrives last.
-      const initiated = performance.timeOrigin + performance.now();
+      const initiated = run.now(); // the run's own clock, so the order is exact
       a.fail(socketDrop());
       run.lifecycleClose({ kind: 'instance_reload', initiatedAt: initiated });
     },

@@ -141,7 +141,7 @@ export function runSideEffects(facts: readonly Fact[]): SideEffects {
   return worst;
 }
 
-function missingFacts(run: RunFacts, timeline: Timeline, decisive: string | undefined): MissingFact[] {
+function missingFacts(run: RunFacts, timeline: Timeline, decisive: string | undefined, unnamed = false): MissingFact[] {
   const missing: MissingFact[] = [];
   if (decisive !== undefined && !timeline.facts.some((f) => f.attempt === decisive && f.kind === 'side_effect_boundary')) {
     missing.push('side_effect_boundary_missing');
@@ -154,6 +154,7 @@ function missingFacts(run: RunFacts, timeline: Timeline, decisive: string | unde
   if (run.openChildren) missing.push('open_child_spans');
   if (run.neverEnded) missing.push('run_never_ended');
   if (run.evidenceTruncated) missing.push('evidence_truncated');
+  if (unnamed) missing.push('terminal_event_missing');
   return missing;
 }
 
@@ -191,22 +192,28 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
         : { cause: cause.cause, detail: cause.detail, phase, retrySafety: 'ask_user_before_retry', retrySafetyReason: 'side_effect_facts_incomplete' };
     return incidentOf('incomplete', guarded, missing, base);
   }
-  const cutOff = timeline.attempts.filter((a) => run.truncatedAttempts?.includes(a.key)).at(-1)?.key;
+  // Only the last attempt being cut off ended the run; an earlier one was abandoned for the next.
+  const lastAttempt = timeline.attempts.at(-1)?.key;
+  const cutOff = lastAttempt !== undefined && run.truncatedAttempts?.includes(lastAttempt) ? lastAttempt : undefined;
   if (cutOff !== undefined) {
     // The run ended while an attempt was still streaming: something ended it
     // that no fact names. Judge that attempt as it stood.
     const unnamed: Fact = { kind: 'run_error', timeMillis: Number.POSITIVE_INFINITY, seq: Number.POSITIVE_INFINITY, attempt: cutOff };
     const j = judge(timeline, unnamed, cutOff, policy, run.progressUnknownAttempts);
-    return incidentOf('failed', j, missingFacts(run, timeline, cutOff), base);
+    return incidentOf('failed', j, missingFacts(run, timeline, cutOff, true), base);
   }
   const lastRecovered = timeline.recovered.at(-1);
   if (lastRecovered !== undefined) {
     const failure =
       timeline.facts.find((f) => f.attempt === lastRecovered && PROVIDER_FAILURES.has(f.kind)) ??
-      timeline.facts.find((f) => f.kind === 'retry_issued' && f.ofAttempt === lastRecovered);
+      timeline.facts.find((f) => f.kind === 'retry_issued' && f.ofAttempt === lastRecovered) ??
+      // Abandoned while streaming: what stopped it is not known.
+      (run.truncatedAttempts?.includes(lastRecovered)
+        ? ({ kind: 'run_error', timeMillis: Number.POSITIVE_INFINITY, seq: Number.POSITIVE_INFINITY, attempt: lastRecovered } as Fact)
+        : undefined);
     if (failure) {
       const j = judge(timeline, failure, lastRecovered, policy, run.progressUnknownAttempts);
-      return incidentOf('recovered', j, missingFacts(run, timeline, lastRecovered), base);
+      return incidentOf('recovered', j, missingFacts(run, timeline, lastRecovered, failure.kind === 'run_error'), base);
     }
   }
   // A success needs no side-effect boundary: nothing is to be retried.

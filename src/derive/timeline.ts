@@ -74,6 +74,11 @@ export function buildTimeline(run: RunFacts): Timeline {
       retried.add(fact.attempt);
     }
   }
+  // An attempt cut off (never finished, no error recorded) and followed by another was abandoned for it.
+  for (const key of run.truncatedAttempts ?? []) {
+    const own = attempts.find((a) => a.key === key);
+    if (own && attempts.some((a) => a.number > own.number)) retried.add(key);
+  }
   const recovered = attempts
     .filter((a) => retried.has(a.key) && attempts.some((b) => b.number > a.number))
     .map((a) => a.key);

@@ -135,6 +135,7 @@ export const MISSING_FACTS = [
   'open_child_spans',
   'run_never_ended',
   'evidence_truncated',
+  'terminal_event_missing',
 ] as const;
 /** One of {@link MISSING_FACTS}. */
 export type MissingFact = (typeof MISSING_FACTS)[number];

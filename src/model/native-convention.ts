@@ -21,6 +21,9 @@ export const GEN_AI = {
   /** AI SDK 7 writes the metric's name as a span attribute (seconds, to the first output chunk). */
   CLIENT_TIME_TO_FIRST_CHUNK: 'gen_ai.client.operation.time_to_first_chunk',
   TOOL_TYPE: 'gen_ai.tool.type',
+  /** Tool definitions of a request (JSON); input-gated, like `gen_ai.input.messages`. */
+  TOOL_DEFINITIONS: 'gen_ai.tool.definitions',
+  INPUT_MESSAGES: 'gen_ai.input.messages',
   REQUEST_STREAM: 'gen_ai.request.stream',
   HTTP_STATUS: 'http.response.status_code',
   ERROR_TYPE: 'error.type',

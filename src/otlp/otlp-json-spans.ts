@@ -3,6 +3,7 @@
  * records. Pure and total: malformed members are skipped or defaulted, never
  * thrown on. An open span (as recorded fixtures keep them) has no end time.
  */
+import type { SpanView } from '../conventions/span-view.js';
 
 /** A decoded attribute value. Maps (`kvlistValue`) and bytes become JSON strings. */
 export type DecodedValue = string | number | boolean | DecodedValue[] | undefined;
@@ -119,4 +120,25 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
     }
   }
   return spans;
+}
+
+function millis(nanos: bigint): number {
+  // Split to keep sub-millisecond precision without losing integer range.
+  return Number(nanos / 1_000_000n) + Number(nanos % 1_000_000n) / 1e6;
+}
+
+/** The {@link SpanView} adapters read, of a decoded span. */
+export function spanViewOfDecoded(span: DecodedSpan): SpanView {
+  return {
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    name: span.name,
+    startMillis: millis(span.startTimeUnixNano),
+    endMillis: span.endTimeUnixNano === undefined ? undefined : millis(span.endTimeUnixNano),
+    attributes: span.attributes,
+    events: span.events.map((e) => ({ name: e.name, timeMillis: millis(e.timeUnixNano), attributes: e.attributes })),
+    links: span.links.map((l) => ({ spanId: l.spanId, attributes: l.attributes })),
+    statusCode: span.statusCode,
+    statusMessage: span.statusMessage,
+  };
 }

@@ -48,7 +48,7 @@ export interface RunRecorderOptions {
   readonly parentContext?: Context;
   /** Policy of the in-process verdict; see `Policy` for defaults. */
   readonly policy?: PolicyInput;
-  /** Clock in epoch milliseconds (sub-millisecond precision). @default performance.timeOrigin + performance.now() */
+  /** Clock in epoch milliseconds (sub-millisecond precision). @default `Date.now()` at the run start, advanced by `performance.now()`, as the OpenTelemetry SDK times spans */
   readonly clock?: () => number;
 }
 
@@ -57,7 +57,16 @@ function hr(millis: number): HrTime {
   return [seconds, Math.round((millis - seconds * 1000) * 1e6)];
 }
 
-const defaultClock = (): number => performance.timeOrigin + performance.now();
+/**
+ * A clock anchored to the wall clock now and advanced by the monotonic one,
+ * as the OpenTelemetry SDK times its spans. `performance.timeOrigin` alone
+ * drifts from `Date.now()` in a long-lived process, and fact events would then
+ * misorder against the spans of instrumentations in the same run.
+ */
+function anchoredClock(): () => number {
+  const anchor = Date.now() - performance.now();
+  return () => anchor + performance.now();
+}
 
 /** The start time of an SDK span in epoch milliseconds, when the span exposes it. */
 function startMillisOf(span: Span): number | undefined {
@@ -89,7 +98,7 @@ export class RunRecorder {
   private constructor(options: RunRecorderOptions) {
     this.#options = options;
     this.#tracer = options.tracer ?? trace.getTracer('agent-incidents');
-    this.#clock = options.clock ?? defaultClock;
+    this.#clock = options.clock ?? anchoredClock();
     this.#policy = resolvePolicy(options.policy);
     const attributes: Attributes = { [GEN_AI.OPERATION_NAME]: OPERATION.RUN };
     if (options.agentName) attributes[GEN_AI.AGENT_NAME] = options.agentName;

@@ -304,6 +304,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
     const attempt = role === 'call' ? undefined : this.#attemptOf(run, view, role);
     const extraction = adapter.extract(view, role, this.#context(run, attempt, entry?.truncated ?? false));
     this.#absorb(run, extraction, role === 'attempt' ? attempt : undefined);
+    if (role === 'attempt' && extraction.unfinished && attempt !== undefined) run.truncatedAttempts.push(attempt);
     if (role === 'call') this.#absorbStatusError(run, extraction, view.endMillis ?? view.startMillis);
     if (role === 'attempt' && run.facts.some((f) => f.attempt === spanId && (f.kind === 'provider_error' || f.kind === 'watchdog_fired'))) {
       const verdict = deriveAttemptVerdict(this.#runFacts(run), spanId, this.#options.policy);

@@ -24,14 +24,17 @@ export interface CallPlan {
   /** @default 0 */
   readonly maxRetries?: number;
   readonly timeout?: TimeoutSetting;
-  /** The user presses stop `delayMs` after the first stream part of this type. @default never */
+  /**
+   * The user presses stop `delayMs` after the first stream part of this type,
+   * or after `run_shell` started running (`'tool-started'`). @default never
+   */
   readonly stopAfter?: { readonly part: string; readonly delayMs?: number };
 }
 
 /** The tools every scenario exposes, with the classes the integration is told. */
 export const TOOL_CLASSES = { read_file: 'read_only', run_shell: 'unsafe' } as const;
 
-function tools() {
+function tools(onShellStarted: () => void) {
   return {
     read_file: tool({ description: 'Reads a file', inputSchema: z.object({ path: z.string() }), execute: async () => 'file contents' }),
     run_shell: tool({
@@ -39,6 +42,7 @@ function tools() {
       inputSchema: z.object({ command: z.string() }),
       // Takes 400 ms, and stops (throwing the abort reason) when the call is aborted, as a well-behaved tool does.
       execute: async (_input, { abortSignal }) => {
+        onShellStarted();
         await new Promise((resolve, reject) => {
           const timer = setTimeout(resolve, 400);
           abortSignal?.addEventListener('abort', () => {
@@ -83,16 +87,12 @@ export interface CallOutcome {
   readonly started: number;
 }
 
-async function consume(
-  result: { readonly fullStream: AsyncIterable<{ readonly type: string }> },
-  stop: AbortController | undefined,
-  plan: CallPlan,
-): Promise<void> {
+async function consume(result: { readonly fullStream: AsyncIterable<{ readonly type: string }> }, stopSoon: () => void, plan: CallPlan): Promise<void> {
   let armed = false;
   for await (const part of result.fullStream) {
-    if (stop && plan.stopAfter && !armed && part.type === plan.stopAfter.part) {
+    if (!armed && part.type === plan.stopAfter?.part) {
       armed = true;
-      setTimeout(() => stop.abort(), plan.stopAfter.delayMs ?? 0);
+      stopSoon();
     }
   }
 }
@@ -103,9 +103,14 @@ export async function runCall(fake: FakeProvider, plan: CallPlan, helper: boolea
   const pipeline = createPipeline({}, [started]);
   const { provider } = pipeline;
   const stop = plan.stopAfter ? new AbortController() : undefined;
+  const stopSoon = (): void => {
+    setTimeout(() => stop?.abort(), plan.stopAfter?.delayMs ?? 0);
+  };
   const base = {
     model: modelOf(fake, plan.dialect),
-    tools: tools(),
+    tools: tools(() => {
+      if (plan.stopAfter?.part === 'tool-started') stopSoon();
+    }),
     prompt: 'Look at the repository.',
     maxRetries: plan.maxRetries ?? 0,
     stopWhen: stepCountIs(4),
@@ -116,14 +121,14 @@ export async function runCall(fake: FakeProvider, plan: CallPlan, helper: boolea
   if (helper) {
     const result = await withAgentRun(
       { agentName: 'coder', tracer: pipeline.tracer, toolSideEffects: TOOL_CLASSES, abortSignal: stop?.signal },
-      async (run) => consume(streamText(run.callOptions(base)), stop, plan),
+      async (run) => consume(streamText(run.callOptions(base)), stopSoon, plan),
     );
     inProcess = result.incident;
   } else {
     try {
       await consume(
         streamText({ ...base, abortSignal: stop?.signal, experimental_telemetry: { isEnabled: true, tracer: pipeline.tracer } }),
-        stop,
+        stopSoon,
         plan,
       );
     } catch {

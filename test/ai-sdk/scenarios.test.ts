@@ -147,7 +147,7 @@ const rows: Row[] = [
   },
   {
     name: 'the user stopping while an unsafe tool runs is a cancel that reports the unsafe effect',
-    plan: { dialect: 'openai.chat', stopAfter: { part: 'tool-call', delayMs: 100 } },
+    plan: { dialect: 'openai.chat', stopAfter: { part: 'tool-started', delayMs: 20 } },
     replies: [reply.toolCall('run_shell', { command: 'make deploy' })],
     helper: {
       'incident.outcome': 'cancelled',

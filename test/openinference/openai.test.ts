@@ -62,9 +62,9 @@ async function streamAttempt(run: RunRecorder, client: OpenAI): Promise<void> {
   const attempt = run.startAttempt({ boundary: { tools: [{ name: 'read_file', sideEffects: 'read_only' }] } });
   await context.with(trace.setSpan(context.active(), attempt.span), async () => {
     const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], tools: TOOLS, stream: true });
-    for await (const _chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects: CLASSES })) {
-      // A real runtime renders the chunk here.
-    }
+    const chunks = [];
+    // A real runtime renders each chunk as it arrives.
+    for await (const chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects: CLASSES })) chunks.push(chunk);
   });
 }
 
@@ -146,9 +146,7 @@ describe('openai SDK under OpenInference, spans alone', () => {
       await context.with(trace.setSpan(context.active(), root), async () => {
         try {
           const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true });
-          for await (const _chunk of stream) {
-            // rendered
-          }
+          for await (const chunk of stream) void chunk;
         } catch (error) {
           // What a plain app does: record the error on its root span.
           root.recordException(error as Error);
@@ -173,9 +171,7 @@ describe('openai SDK under OpenInference, spans alone', () => {
     await withFake([reply.toolCall('read_file', { path: 'README.md' })], async (client) => {
       await context.with(trace.setSpan(context.active(), root), async () => {
         const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], tools: TOOLS, stream: true });
-        for await (const _chunk of stream) {
-          // rendered
-        }
+        for await (const chunk of stream) void chunk;
       });
     });
     // The instrumentation ends its span when its own copy of the stream is read.

@@ -40,6 +40,22 @@ export function replaySpans(spans: readonly DecodedSpan[], tracer: Tracer): Map<
     const t = nanos + shift;
     return [Number(t / 1_000_000_000n), Number(t % 1_000_000_000n)];
   };
+  // Recorded start times are whole milliseconds and end times are not, so a
+  // child can appear to end up to ~1 ms after its parent although it ended
+  // first. Order such an end just before its parent's (the timestamps stay).
+  const SKEW = 2_000_000n;
+  const orderOfEnd = new Map<string, bigint>();
+  const endOrder = (span: DecodedSpan): bigint | undefined => {
+    const end = span.endTimeUnixNano;
+    if (end === undefined) return undefined;
+    const known = orderOfEnd.get(span.spanId);
+    if (known !== undefined) return known;
+    const parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
+    const parentEnd = parent && parent !== span ? endOrder(parent) : undefined;
+    const at = parentEnd !== undefined && end > parentEnd && end - parentEnd <= SKEW ? parentEnd : end;
+    orderOfEnd.set(span.spanId, at);
+    return at;
+  };
   const live = new Map<string, Span>();
   const steps: Step[] = [];
   for (const recorded of spans) {
@@ -66,7 +82,7 @@ export function replaySpans(spans: readonly DecodedSpan[], tracer: Tracer): Map<
     });
     const end = recorded.endTimeUnixNano;
     if (end !== undefined) {
-      steps.push({ at: end, order: 1000 - d, run: () => live.get(recorded.spanId)?.end(hr(end)) }); // children end first
+      steps.push({ at: endOrder(recorded) ?? end, order: 1000 - d, run: () => live.get(recorded.spanId)?.end(hr(end)) }); // children end first
     }
   }
   steps.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.order - b.order));
