@@ -1,0 +1,41 @@
+/**
+ * decodeOtlpJsonSpans: total on malformed input, faithful on good input.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeOtlpJsonSpans, spanViewOfDecoded } from '../../src/otlp/otlp-json-spans.js';
+
+const span = (extra: Record<string, unknown>) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ spanId: 'ab', startTimeUnixNano: '1700000000000000000', ...extra }] }] }] });
+
+describe('decodeOtlpJsonSpans', () => {
+  it.each([
+    ['null', null],
+    ['a string', 'x'],
+    ['resourceSpans that is not a list', { resourceSpans: 3 }],
+    ['a span without id', { resourceSpans: [{ scopeSpans: [{ spans: [{ startTimeUnixNano: '1' }] }] }] }],
+    ['a span without start', { resourceSpans: [{ scopeSpans: [{ spans: [{ spanId: 'a' }] }] }] }],
+  ])('skips %s without throwing', (_name, input) => {
+    expect(decodeOtlpJsonSpans(input)).toEqual([]);
+  });
+
+  it('decodes every attribute value type and keeps an open span open', () => {
+    const [decoded] = decodeOtlpJsonSpans(
+      span({
+        endTimeUnixNano: '0',
+        attributes: [
+          { key: 's', value: { stringValue: 'x' } },
+          { key: 'i', value: { intValue: '42' } },
+          { key: 'd', value: { doubleValue: 1.5 } },
+          { key: 'b', value: { boolValue: true } },
+          { key: 'a', value: { arrayValue: { values: [{ stringValue: 'p' }, { stringValue: 'q' }] } } },
+          { key: 'm', value: { kvlistValue: { values: [{ key: 'k', value: { stringValue: 'v' } }] } } },
+          { key: '', value: { stringValue: 'dropped' } },
+        ],
+        status: { code: 2, message: 'boom' },
+      }),
+    );
+    expect(decoded?.attributes).toEqual({ s: 'x', i: 42, d: 1.5, b: true, a: ['p', 'q'], m: '{"k":"v"}' });
+    expect(decoded?.endTimeUnixNano).toBeUndefined();
+    const view = spanViewOfDecoded(decoded!);
+    expect(view).toMatchObject({ spanId: 'ab', startMillis: 1_700_000_000_000, endMillis: undefined, statusCode: 2, statusMessage: 'boom' });
+  });
+});

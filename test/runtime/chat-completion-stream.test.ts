@@ -1,0 +1,70 @@
+/**
+ * recordChatCompletionStream: OpenAI Chat Completions chunks become facts on
+ * an attempt, and the stream reaches the caller unchanged.
+ */
+import { describe, expect, it } from 'vitest';
+import { recordChatCompletionStream } from '../../src/index.js';
+import type { ChatCompletionChunkLike, Incident } from '../../src/index.js';
+import { createPipeline, errors } from '../support/harness.js';
+
+const text = (content: string): ChatCompletionChunkLike => ({ choices: [{ delta: { content } }] });
+const toolStart = (index: number, name: string): ChatCompletionChunkLike => ({
+  choices: [{ delta: { tool_calls: [{ index, id: `call_${index}`, function: { name, arguments: '' } }] } }],
+});
+const toolArgs = (index: number, args: string): ChatCompletionChunkLike => ({ choices: [{ delta: { tool_calls: [{ index, function: { arguments: args } }] } }] });
+const finish = (reason: string): ChatCompletionChunkLike => ({ choices: [{ delta: {}, finish_reason: reason }] });
+
+async function* chunks(list: readonly ChatCompletionChunkLike[], error?: Error): AsyncGenerator<ChatCompletionChunkLike> {
+  for (const chunk of list) yield chunk;
+  if (error) throw error;
+}
+
+async function record(list: readonly ChatCompletionChunkLike[], error?: Error): Promise<{ incident: Incident; seen: number; thrown: unknown }> {
+  const pipeline = createPipeline();
+  const run = pipeline.startRun();
+  const attempt = run.startAttempt({ boundary: { tools: [{ name: 'read_file', sideEffects: 'read_only' }, { name: 'run_shell', sideEffects: 'unsafe' }] } });
+  let seen = 0;
+  let thrown: unknown;
+  try {
+    for await (const chunk of recordChatCompletionStream(attempt, chunks(list, error), { toolSideEffects: { read_file: 'read_only', run_shell: 'unsafe' } })) {
+      if (chunk) seen += 1;
+    }
+  } catch (caught) {
+    thrown = caught;
+  }
+  return { incident: run.end(), seen, thrown };
+}
+
+describe('recordChatCompletionStream', () => {
+  it('passes every chunk through and rethrows the stream error after recording it', async () => {
+    const drop = errors.socketDrop();
+    const { incident, seen, thrown } = await record([text('Hel'), text('lo')], drop);
+    expect(seen).toBe(2);
+    expect(thrown).toBe(drop);
+    expect(incident).toMatchObject({ cause: 'provider_transport_disconnect', phase: 'text_generation', retrySafety: 'offer_continue', errorCode: 'UND_ERR_SOCKET' });
+  });
+
+  it('records a tool call streaming its input as partial tool input', async () => {
+    const { incident } = await record([toolStart(0, 'run_shell'), toolArgs(0, '{"comm')], errors.socketDrop());
+    expect(incident).toMatchObject({ phase: 'tool_input_generation', retrySafety: 'offer_continue', retrySafetyReason: 'partial_tool_input_without_execution' });
+  });
+
+  it('materializes every tool call at the finish, each with its class', async () => {
+    const pipeline = createPipeline();
+    const run = pipeline.startRun();
+    const attempt = run.startAttempt({ boundary: { tools: [] } });
+    const stream = chunks([toolStart(0, 'read_file'), toolStart(1, 'run_shell'), finish('tool_calls')]);
+    for await (const chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects: { read_file: 'read_only', run_shell: 'unsafe' } })) void chunk;
+    expect(run.end().outcome).toBe('success');
+    const events = pipeline.spans().find((s) => s.name.startsWith('chat'))?.events ?? [];
+    const calls = events.filter((e) => e.name === 'agent_incidents.tool_call_materialized').map((e) => [e.attributes?.['gen_ai.tool.name'], e.attributes?.['agent_incidents.tool.side_effects']]);
+    expect(calls).toEqual([['read_file', 'read_only'], ['run_shell', 'unsafe']]);
+    expect(events.at(-1)?.name).toBe('agent_incidents.attempt_finished');
+  });
+
+  it('leaves an attempt whose stream ended without a finish reason open, so its run is judged cut off', async () => {
+    const { incident } = await record([text('Hel')]);
+    expect(incident).toMatchObject({ outcome: 'failed', cause: 'unknown_interruption', phase: 'text_generation' });
+    expect(incident.missingFacts).toContain('terminal_event_missing');
+  });
+});
