@@ -6,7 +6,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { stepCountIs, streamText, tool } from 'ai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import type { TimeoutSetting } from '../../src/ai-sdk/index.js';
@@ -21,6 +21,8 @@ export type Dialect = 'openai.chat' | 'openai.responses' | 'anthropic';
 /** One scenario's call. */
 export interface CallPlan {
   readonly dialect: Dialect;
+  /** The SDK call. @default 'streamText' */
+  readonly call?: 'streamText' | 'generateText';
   /** @default 0 */
   readonly maxRetries?: number;
   readonly timeout?: TimeoutSetting;
@@ -117,20 +119,21 @@ export async function runCall(fake: FakeProvider, plan: CallPlan, helper: boolea
     timeout: plan.timeout,
     onError: () => undefined,
   };
+  // The same call either way; only how it is wired differs.
+  const call = async (options: typeof base): Promise<void> => {
+    if (plan.call === 'generateText') await generateText(options);
+    else await consume(streamText(options), stopSoon, plan);
+  };
   let inProcess: Incident | undefined;
   if (helper) {
     const result = await withAgentRun(
       { agentName: 'coder', tracer: pipeline.tracer, toolSideEffects: TOOL_CLASSES, abortSignal: stop?.signal },
-      async (run) => consume(streamText(run.callOptions(base)), stopSoon, plan),
+      async (run) => call(run.callOptions(base)),
     );
     inProcess = result.incident;
   } else {
     try {
-      await consume(
-        streamText({ ...base, abortSignal: stop?.signal, experimental_telemetry: { isEnabled: true, tracer: pipeline.tracer } }),
-        stopSoon,
-        plan,
-      );
+      await call({ ...base, abortSignal: stop?.signal, experimental_telemetry: { isEnabled: true, tracer: pipeline.tracer } } as typeof base);
     } catch {
       // The app saw the error; the spans are what is judged.
     }
