@@ -8,9 +8,9 @@
  * in-process is the one the processor exports.
  */
 import type { Context, Span, Tracer } from '@opentelemetry/api';
-import { context as otelContext, trace } from '@opentelemetry/api';
+import { context as otelContext, diag, trace } from '@opentelemetry/api';
 import type { LanguageModel, LanguageModelMiddleware, TelemetryIntegration, TelemetrySettings } from 'ai';
-import { wrapLanguageModel } from 'ai';
+import { gateway, wrapLanguageModel } from 'ai';
 import type { PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
 import type { CancelOrigin, ToolSideEffects } from '../model/enums.js';
@@ -22,7 +22,7 @@ import type { TimeoutSetting } from './abort-reason.js';
 import { abortMeaning } from './abort-reason.js';
 import { observeStream } from './observe-stream.js';
 import type { RequestTool, ToolClassSources, ToolLike } from './tool-classes.js';
-import { boundaryOf, isProviderExecuted, toolSideEffects } from './tool-classes.js';
+import { requestBoundary, isProviderExecuted, toolSideEffects } from './tool-classes.js';
 
 /** Options of {@link startAgentRun} and {@link withAgentRun}. */
 export interface AgentRunOptions {
@@ -96,10 +96,36 @@ interface CallState {
   current?: ObservedAttempt;
   /** The call's abort signal is watched (every attempt of a call gets the same one). */
   watching: boolean;
+  /** Tools of this call running now: a run-wide timeout only matters while one runs. */
+  runningTools: number;
+  /** The call finished: a timer of its signal firing later means nothing. */
+  finished: boolean;
+  /** Stops watching the call's abort signal. */
+  unwatch?: () => void;
 }
 
-function isLanguageModelV3(model: LanguageModel): model is Exclude<LanguageModel, string> & { specificationVersion: 'v3' } {
-  return typeof model === 'object' && model !== null && (model as { specificationVersion?: unknown }).specificationVersion === 'v3';
+type LanguageModelV3 = Exclude<LanguageModel, string> & { specificationVersion: 'v3' };
+
+/**
+ * The model object the SDK would call: a string id resolves through the
+ * global default provider, or the AI Gateway, as the SDK itself resolves it.
+ * Undefined for models of an older specification, which cannot be observed.
+ */
+function resolveModel(model: LanguageModel): LanguageModelV3 | undefined {
+  const resolved: unknown =
+    typeof model === 'string'
+      ? ((globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): unknown } }).AI_SDK_DEFAULT_PROVIDER ?? gateway).languageModel(model)
+      : model;
+  return (resolved as { specificationVersion?: unknown } | undefined)?.specificationVersion === 'v3' ? (resolved as LanguageModelV3) : undefined;
+}
+
+/** Runs an observer; what it throws never reaches the caller's AI SDK call. */
+function quietly(body: () => void): void {
+  try {
+    body();
+  } catch (error) {
+    diag.debug('agent-incidents/ai-sdk: an observer failed; the call goes on unobserved', error);
+  }
 }
 
 function finishReasonOf(part: StreamPart): string | undefined {
@@ -122,6 +148,10 @@ export class AiSdkRun {
   readonly #tools = new Map<string, ToolRecorder>();
   /** SDK spans the SDK may leave open (its call spans), ended with the run. */
   readonly #sdkSpans: Span[] = [];
+  /** Calls of this run, so `end()` can stop watching their signals. */
+  readonly #calls: CallState[] = [];
+  /** A call's model could not be observed: its errors are not known to be setup failures. */
+  #unobserved = false;
   readonly #signal: AbortSignal;
   #cancelOrigin: CancelOrigin;
   #cancelRecorded = false;
@@ -167,12 +197,18 @@ export class AiSdkRun {
       maxRetries: options.maxRetries ?? SDK_DEFAULT_MAX_RETRIES,
       failuresInARow: 0,
       watching: false,
+      runningTools: 0,
+      finished: false,
     };
+    this.#calls.push(state);
     const telemetry = options.experimental_telemetry ?? {};
     const integrations = telemetry.integrations === undefined ? [] : Array.isArray(telemetry.integrations) ? telemetry.integrations : [telemetry.integrations];
-    const model = isLanguageModelV3(options.model)
-      ? wrapLanguageModel({ model: options.model, middleware: this.#middleware(state) })
-      : options.model;
+    const observable = resolveModel(options.model);
+    if (!observable) {
+      this.#unobserved = true;
+      diag.warn('agent-incidents/ai-sdk: the model is not a LanguageModelV3; its attempts are not observed, only the SDK spans are read.');
+    }
+    const model = observable ? wrapLanguageModel({ model: observable, middleware: this.#middleware(state) }) : options.model;
     return {
       ...options,
       model,
@@ -194,7 +230,7 @@ export class AiSdkRun {
   /** Stops the run: aborts its calls and records a user cancel with `origin`. */
   cancel(origin: CancelOrigin = 'user_stop'): void {
     this.#cancelOrigin = origin;
-    this.#recordCancel();
+    this.#recordCancel(origin);
     this.#controller.abort(new DOMException('The run was cancelled', 'AbortError'));
   }
 
@@ -203,7 +239,7 @@ export class AiSdkRun {
    * recorded by the attempt; an error before any attempt is a setup failure.
    */
   fail(error: unknown): void {
-    if (this.#attempts.length === 0 && !this.#signal.aborted) this.recorder.setupFailure(error);
+    if (this.#attempts.length === 0 && !this.#unobserved && !this.#signal.aborted) this.recorder.setupFailure(error);
   }
 
   /** The verdict from what was recorded so far. */
@@ -219,7 +255,11 @@ export class AiSdkRun {
    */
   end(): Incident {
     if (this.recorder.ended) return this.recorder.incident();
-    if (this.#signal.aborted) this.#recordCancel();
+    if (this.#signal.aborted) this.#recordCancel(this.#cancelOrigin);
+    for (const call of this.#calls) {
+      call.finished = true;
+      call.unwatch?.();
+    }
     for (const attempt of this.#attempts) {
       if (attempt.ended) this.#endLeaked(attempt.span);
     }
@@ -233,15 +273,15 @@ export class AiSdkRun {
     span.end();
   }
 
-  #recordCancel(): void {
+  #recordCancel(origin: CancelOrigin): void {
     if (this.#cancelRecorded) return;
     this.#cancelRecorded = true;
-    this.recorder.userCancel(this.#cancelOrigin);
+    this.recorder.userCancel(origin);
   }
 
   /** Starts observing one provider request: adopts the SDK's attempt span (or starts one). */
   #startAttempt(state: CallState, requestTools: readonly RequestTool[] | undefined, signal: AbortSignal | undefined): ObservedAttempt {
-    const boundary = boundaryOf(requestTools, state.sources);
+    const boundary = requestBoundary(requestTools, state.sources);
     const active = trace.getActiveSpan();
     // With telemetry on, the SDK's doStream/doGenerate span is active here; without it, record our own.
     const recorder = active?.isRecording() ? this.recorder.adoptAttempt(active, { boundary }) : this.recorder.startAttempt({ boundary });
@@ -250,8 +290,13 @@ export class AiSdkRun {
     state.current = attempt;
     if (signal && !state.watching) {
       state.watching = true;
-      if (signal.aborted) this.#aborted(state, signal.reason);
-      else signal.addEventListener('abort', () => this.#aborted(state, signal.reason), { once: true });
+      if (signal.aborted) {
+        this.#aborted(state, signal.reason);
+      } else {
+        const onAbort = (): void => quietly(() => this.#aborted(state, signal.reason));
+        signal.addEventListener('abort', onAbort, { once: true });
+        state.unwatch = () => signal.removeEventListener('abort', onAbort);
+      }
     }
     return attempt;
   }
@@ -261,8 +306,12 @@ export class AiSdkRun {
    * on the run when none was (a total timeout while a tool ran).
    */
   #aborted(state: CallState, reason: unknown): void {
+    if (state.finished) return;
     const attempt = state.current;
     const streaming = attempt !== undefined && !attempt.recorder.ended;
+    // Between attempts with no tool running (the SDK's total timer outliving a
+    // failed call), an abort of this call stops nothing.
+    if (!streaming && state.runningTools === 0 && !this.#signal.aborted) return;
     const meaning = abortMeaning({
       reason,
       ownAborted: this.#signal.aborted,
@@ -276,7 +325,7 @@ export class AiSdkRun {
       else this.recorder.watchdogFired(watchdog);
       return;
     }
-    this.#recordCancel();
+    this.#recordCancel(meaning.origin);
     if (streaming) attempt.recorder.close();
   }
 
@@ -312,16 +361,26 @@ export class AiSdkRun {
     }
   }
 
+  /** Starts observing, or gives up quietly: the call itself must go on. */
+  #observe(start: () => ObservedAttempt): ObservedAttempt | undefined {
+    let attempt: ObservedAttempt | undefined;
+    quietly(() => {
+      attempt = start();
+    });
+    return attempt;
+  }
+
   #middleware(state: CallState): LanguageModelMiddleware {
     return {
       specificationVersion: 'v3',
       wrapStream: async ({ doStream, params }) => {
-        const attempt = this.#startAttempt(state, params.tools, params.abortSignal);
+        const attempt = this.#observe(() => this.#startAttempt(state, params.tools, params.abortSignal));
+        if (!attempt) return doStream();
         let result: Awaited<ReturnType<typeof doStream>>;
         try {
           result = await doStream();
         } catch (error) {
-          this.#failedBeforeStream(state, attempt, error, params.abortSignal);
+          quietly(() => this.#failedBeforeStream(state, attempt, error, params.abortSignal));
           throw error;
         }
         state.failuresInARow = 0;
@@ -336,20 +395,23 @@ export class AiSdkRun {
         return { ...result, stream: stream as typeof result.stream };
       },
       wrapGenerate: async ({ doGenerate, params }) => {
-        const attempt = this.#startAttempt(state, params.tools, params.abortSignal);
+        const attempt = this.#observe(() => this.#startAttempt(state, params.tools, params.abortSignal));
+        if (!attempt) return doGenerate();
         let result: Awaited<ReturnType<typeof doGenerate>>;
         try {
           result = await doGenerate();
         } catch (error) {
-          this.#failedBeforeStream(state, attempt, error, params.abortSignal);
+          quietly(() => this.#failedBeforeStream(state, attempt, error, params.abortSignal));
           throw error;
         }
         state.failuresInARow = 0;
-        for (const part of result.content as readonly StreamPart[]) {
-          const type = part.type === 'text' ? 'text-delta' : part.type === 'reasoning' ? 'reasoning-delta' : part.type;
-          this.#onPart(state, attempt, { ...part, type });
-        }
-        this.#onPart(state, attempt, { type: 'finish', finishReason: result.finishReason });
+        quietly(() => {
+          for (const part of result.content as readonly StreamPart[]) {
+            const type = part.type === 'text' ? 'text-delta' : part.type === 'reasoning' ? 'reasoning-delta' : part.type;
+            this.#onPart(state, attempt, { ...part, type });
+          }
+          this.#onPart(state, attempt, { type: 'finish', finishReason: result.finishReason });
+        });
         return result;
       },
     };
@@ -362,7 +424,12 @@ export class AiSdkRun {
         const span = trace.getActiveSpan();
         if (span?.isRecording()) this.#sdkSpans.push(span);
       },
+      onFinish: () => {
+        state.finished = true;
+        state.unwatch?.();
+      },
       onToolCallStart: (event) => {
+        state.runningTools += 1;
         const span = trace.getActiveSpan();
         if (!span?.isRecording()) return;
         const name = event.toolCall.toolName;
@@ -374,6 +441,7 @@ export class AiSdkRun {
         this.#tools.set(event.toolCall.toolCallId, tool);
       },
       onToolCallFinish: (event) => {
+        state.runningTools = Math.max(0, state.runningTools - 1);
         const tool = this.#tools.get(event.toolCall.toolCallId);
         if (!tool) return;
         this.#tools.delete(event.toolCall.toolCallId);

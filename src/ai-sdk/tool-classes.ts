@@ -60,7 +60,7 @@ export interface RequestTool {
 }
 
 /** The side-effect boundary of a request that exposes `requestTools`. */
-export function boundaryOf(requestTools: readonly RequestTool[] | undefined, sources: ToolClassSources): BoundaryInput {
+export function requestBoundary(requestTools: readonly RequestTool[] | undefined, sources: ToolClassSources): BoundaryInput {
   const tools: BoundaryToolInput[] = [];
   for (const definition of requestTools ?? []) {
     if (typeof definition.name !== 'string') continue;

@@ -27,6 +27,19 @@ type Draft = FactDraft;
 /** Attributes only a response that really finished leaves on a GenAI attempt span. */
 const RESPONSE_KEYS = [GEN_AI.FINISH_REASONS, 'gen_ai.response.id', 'gen_ai.response.model', 'gen_ai.usage.output_tokens'];
 
+/**
+ * Instrumentations known to write the response attributes on every attempt
+ * that finishes (AI SDK 7's `@ai-sdk/otel` uses the tracer `gen_ai`): an
+ * attempt of theirs without them was stopped. Other instrumentations may
+ * record none, so for them only a declared stream counts.
+ */
+const RECORDS_EVERY_FINISH = new Set(['gen_ai']);
+
+/** True when the span would show a finished response, so their absence means it was stopped. */
+function expectsResponse(view: SpanView): boolean {
+  return view.attributes[GEN_AI.REQUEST_STREAM] === true || (view.scopeName !== undefined && RECORDS_EVERY_FINISH.has(view.scopeName));
+}
+
 /** The tools a request exposed (`gen_ai.tool.definitions`, input-gated like `gen_ai.input.messages`). */
 function boundaryOf(view: SpanView, context: ExtractContext): Draft | undefined {
   const definitions = parseJsonArray(view.attributes[GEN_AI.TOOL_DEFINITIONS]);
@@ -63,11 +76,12 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]):
     drafts.push({ kind: 'provider_error', error: { kind: 'api', detail: 'unknown' }, timeMillis: end, attempt: context.attempt });
     return { facts: drafts as Fact[], progressUnknown: unsure };
   }
-  if (!RESPONSE_KEYS.some((key) => view.attributes[key] !== undefined)) {
+  if (RESPONSE_KEYS.some((key) => view.attributes[key] !== undefined)) {
+    drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
+  } else if (expectsResponse(view)) {
     // Ended with nothing a finished response leaves and no error: stopped, not finished (an abort).
     return { facts: drafts as Fact[], progressUnknown: unsure, unfinished: true };
   }
-  drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
   return { facts: drafts as Fact[] };
 }
 

@@ -13,7 +13,7 @@ import { classifyError } from '../derive/classify-error.js';
 import type { Fact, FactDraft } from '../model/facts.js';
 import { NATIVE_ATTR } from '../model/native-convention.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
-import { boundaryFromDefinitions, describeSpanError, nativeFacts, runSpanExtraction, STATUS_ERROR, toolSpanFacts } from './span-facts.js';
+import { boundaryFromDefinitions, describeSpanError, nativeFacts, runSpanExtraction, STATUS_ERROR, toolSpanFacts, trustedClass } from './span-facts.js';
 import type { AttributeView, SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringAttr } from './span-view.js';
 
@@ -61,8 +61,7 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
   for (const key of outputKeys) {
     if (!TOOL_CALL_NAME.test(key)) continue;
     const tool = stringAttr(view.attributes, key);
-    const trusted = tool !== undefined && context.trustedReadOnlyTools.includes(tool);
-    drafts.push({ kind: 'tool_call_materialized', tool, sideEffects: trusted ? 'read_only' : 'unknown', providerExecuted: false, timeMillis: at, attempt });
+    drafts.push({ kind: 'tool_call_materialized', tool, sideEffects: trustedClass(tool, context), providerExecuted: false, timeMillis: at, attempt });
   }
   if (drafts.length === 0 && (numberAttr(view.attributes, OPENINFERENCE.COMPLETION_TOKENS) ?? 0) > 0) {
     drafts.push({ kind: 'provider_progress', timeMillis: at, attempt });

@@ -72,8 +72,7 @@ export function nativeFacts(view: SpanView, role: SpanRole, context: ExtractCont
     } else if (
       decoded.kind === 'tool_call_materialized' &&
       event.attributes?.[NATIVE_ATTR.TOOL_SIDE_EFFECTS] === undefined &&
-      decoded.tool !== undefined &&
-      context.trustedReadOnlyTools.includes(decoded.tool)
+      trustedClass(decoded.tool, context) === 'read_only'
     ) {
       decoded = { ...decoded, sideEffects: 'read_only' };
     }
@@ -87,11 +86,15 @@ export function nativeFacts(view: SpanView, role: SpanRole, context: ExtractCont
   return drafts;
 }
 
-/** The side-effect class a tool span declares, else `read_only` for trusted tools, else `unknown`. */
+/** `read_only` for a tool the policy trusts, else `unknown`: a span that names a tool but not its class. */
+export function trustedClass(tool: string | undefined, context: ExtractContext): 'read_only' | 'unknown' {
+  return tool !== undefined && context.trustedReadOnlyTools.includes(tool) ? 'read_only' : 'unknown';
+}
+
+/** The side-effect class a tool span declares, else {@link trustedClass}. */
 export function toolClassOf(view: SpanView, tool: string | undefined, context: ExtractContext) {
   const declared = stringAttr(view.attributes, NATIVE_ATTR.TOOL_SIDE_EFFECTS);
-  if (isOneOf(TOOL_SIDE_EFFECTS, declared)) return declared;
-  return tool !== undefined && context.trustedReadOnlyTools.includes(tool) ? 'read_only' : 'unknown';
+  return isOneOf(TOOL_SIDE_EFFECTS, declared) ? declared : trustedClass(tool, context);
 }
 
 /**
@@ -154,7 +157,7 @@ export function boundaryFromDefinitions(definitions: readonly unknown[], view: S
     const name = typeof tool?.name === 'string' ? tool.name : typeof fn?.name === 'string' ? fn.name : undefined;
     if (!name) return undefined;
     const providerExecuted = tool?.type === 'provider' || tool?.type === 'extension';
-    const sideEffects = !providerExecuted && context.trustedReadOnlyTools.includes(name) ? 'read_only' : 'unknown';
+    const sideEffects = providerExecuted ? 'unknown' : trustedClass(name, context);
     tools.push({ name, sideEffects, providerExecuted } as const);
   }
   return { kind: 'side_effect_boundary', boundary: { tools, external: false }, timeMillis: view.startMillis, attempt: context.attempt };

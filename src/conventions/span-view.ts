@@ -33,6 +33,8 @@ export interface SpanView {
   /** 0 unset, 1 ok, 2 error (the OTLP numbering). */
   readonly statusCode: number;
   readonly statusMessage?: string;
+  /** Name of the instrumentation scope (the tracer) that made the span. */
+  readonly scopeName?: string;
 }
 
 /**

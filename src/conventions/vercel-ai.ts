@@ -26,6 +26,7 @@ import {
   runSpanExtraction,
   STATUS_ERROR,
   toolSpanFacts,
+  trustedClass,
 } from './span-facts.js';
 import type { SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringArrayAttr, stringAttr } from './span-view.js';
@@ -87,8 +88,7 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
       const fields = parseJsonObject(call);
       const tool = typeof fields?.toolName === 'string' ? fields.toolName : undefined;
       const providerExecuted = fields?.providerExecuted === true;
-      const trusted = tool !== undefined && context.trustedReadOnlyTools.includes(tool);
-      drafts.push({ kind: 'tool_call_materialized', tool, sideEffects: trusted ? 'read_only' : 'unknown', providerExecuted, timeMillis: at, attempt });
+      drafts.push({ kind: 'tool_call_materialized', tool, sideEffects: trustedClass(tool, context), providerExecuted, timeMillis: at, attempt });
     }
   }
   if (drafts.length === 0 && (numberAttr(view.attributes, AI_SDK.OUTPUT_TOKENS) ?? 0) > 0) {

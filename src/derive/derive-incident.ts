@@ -141,6 +141,11 @@ export function runSideEffects(facts: readonly Fact[]): SideEffects {
   return worst;
 }
 
+/** What stopped an attempt that was cut off: no fact names it, so it sorts after every fact. */
+function unnamedStop(attempt: string): Fact {
+  return { kind: 'run_error', timeMillis: Number.POSITIVE_INFINITY, seq: Number.POSITIVE_INFINITY, attempt };
+}
+
 function missingFacts(run: RunFacts, timeline: Timeline, decisive: string | undefined, unnamed = false): MissingFact[] {
   const missing: MissingFact[] = [];
   if (decisive !== undefined && !timeline.facts.some((f) => f.attempt === decisive && f.kind === 'side_effect_boundary')) {
@@ -198,8 +203,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
   if (cutOff !== undefined) {
     // The run ended while an attempt was still streaming: something ended it
     // that no fact names. Judge that attempt as it stood.
-    const unnamed: Fact = { kind: 'run_error', timeMillis: Number.POSITIVE_INFINITY, seq: Number.POSITIVE_INFINITY, attempt: cutOff };
-    const j = judge(timeline, unnamed, cutOff, policy, run.progressUnknownAttempts);
+    const j = judge(timeline, unnamedStop(cutOff), cutOff, policy, run.progressUnknownAttempts);
     return incidentOf('failed', j, missingFacts(run, timeline, cutOff, true), base);
   }
   const lastRecovered = timeline.recovered.at(-1);
@@ -208,9 +212,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
       timeline.facts.find((f) => f.attempt === lastRecovered && PROVIDER_FAILURES.has(f.kind)) ??
       timeline.facts.find((f) => f.kind === 'retry_issued' && f.ofAttempt === lastRecovered) ??
       // Abandoned while streaming: what stopped it is not known.
-      (run.truncatedAttempts?.includes(lastRecovered)
-        ? ({ kind: 'run_error', timeMillis: Number.POSITIVE_INFINITY, seq: Number.POSITIVE_INFINITY, attempt: lastRecovered } as Fact)
-        : undefined);
+      (run.truncatedAttempts?.includes(lastRecovered) ? unnamedStop(lastRecovered) : undefined);
     if (failure) {
       const j = judge(timeline, failure, lastRecovered, policy, run.progressUnknownAttempts);
       return incidentOf('recovered', j, missingFacts(run, timeline, lastRecovered, failure.kind === 'run_error'), base);

@@ -136,9 +136,12 @@ export interface RunFacts {
   readonly neverEnded?: boolean;
   /** Part of the run's facts were lost (state evicted, evidence cut off). */
   readonly evidenceTruncated?: boolean;
-  /** Some child spans were still open when the run ended. */
+  /** Some child spans that carry facts were still open when the run ended. */
   readonly openChildren?: boolean;
-  /** Attempts still open when their run ended (their stream never finished). */
+  /**
+   * Attempts cut off: still open when their run ended, or ended with no
+   * finish and no error (their stream never finished, nothing says why).
+   */
   readonly truncatedAttempts?: readonly string[];
   /** Facts came from a convention that does not record provider progress. */
   readonly progressUnknown?: boolean;

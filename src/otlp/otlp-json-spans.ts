@@ -140,5 +140,6 @@ export function spanViewOfDecoded(span: DecodedSpan): SpanView {
     links: span.links.map((l) => ({ spanId: l.spanId, attributes: l.attributes })),
     statusCode: span.statusCode,
     statusMessage: span.statusMessage,
+    scopeName: span.scopeName,
   };
 }

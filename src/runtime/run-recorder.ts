@@ -13,6 +13,7 @@ import type { Policy, PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
 import type { CancelOrigin, LifecycleKind, ProcessCloseReason, ToolSideEffects, WatchdogPhase } from '../model/enums.js';
 import type { AttemptRecord, Fact, FactDraft } from '../model/facts.js';
+import { hrTimeToMillis } from '../model/hr-time.js';
 import type { Incident } from '../model/incident.js';
 import { GEN_AI, NATIVE_ATTR as A, NATIVE_EVENT as E, OPERATION } from '../model/native-convention.js';
 
@@ -70,9 +71,8 @@ function anchoredClock(): () => number {
 
 /** The start time of an SDK span in epoch milliseconds, when the span exposes it. */
 function startMillisOf(span: Span): number | undefined {
-  const start = (span as { readonly startTime?: unknown }).startTime;
-  if (!Array.isArray(start) || typeof start[0] !== 'number' || typeof start[1] !== 'number') return undefined;
-  return start[0] * 1000 + start[1] / 1e6;
+  const start = hrTimeToMillis((span as { readonly startTime?: unknown }).startTime);
+  return Number.isFinite(start) ? start : undefined;
 }
 
 /** Stream part types (AI SDK `fullStream`) that are provider progress. */

@@ -53,6 +53,8 @@ export const CONTENT_KEY_PREFIXES: readonly string[] = [
   'llm.output_messages.',
   'llm.prompts',
   'llm.prompt_template.',
+  // OpenInference tool definitions (names, descriptions, schemas), like gen_ai.tool.definitions.
+  'llm.tools.',
   'tool_call.',
   'retrieval.documents.',
   'embedding.embeddings.',

@@ -5,7 +5,7 @@
  * processor's `onEnd`, whatever its position, sees it) and sanitizes every span.
  */
 import type { Context, Counter } from '@opentelemetry/api';
-import { diag, metrics, SpanStatusCode } from '@opentelemetry/api';
+import { diag, metrics, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ExtractContext, Extraction } from '../conventions/adapter.js';
 import { recognise } from '../conventions/index.js';
@@ -102,10 +102,10 @@ export class IncidentSpanProcessor implements SpanProcessor {
     };
   }
 
-  onStart(span: Span, _parentContext: Context): void {
+  onStart(span: Span, parentContext: Context): void {
     if (this.#shutdown) return;
     try {
-      this.#start(span);
+      this.#start(span, parentContext);
     } catch (error) {
       this.#report('onStart', error);
     }
@@ -152,35 +152,20 @@ export class IncidentSpanProcessor implements SpanProcessor {
     return Promise.resolve();
   }
 
-  #start(span: Span): void {
+  #start(span: Span, parentContext: Context | undefined): void {
     const now = Date.now();
     const oldest = this.#runs.oldest();
     if (oldest && now - oldest.startMillis > this.#options.maxRunAgeMillis) this.#sweep(now);
 
     const spanId = span.spanContext().spanId;
-    const parent = this.#runs.owner(span.parentSpanContext?.spanId);
+    const parent = this.#runs.owner(span.parentSpanContext?.spanId) ?? this.#lateRun(span, parentContext);
     const match = recognise(span, this.#options.adapters);
     const startMillis = hrTimeToMillis(span.startTime);
-    // A framework call directly under a run span is part of that run; anywhere else it is a run of its own.
-    const partOfRun = match?.role === 'call' && parent !== undefined && parent.spanId === span.parentSpanContext?.spanId;
+    // A framework call is part of the run it sits in, unless a tool or an
+    // attempt lies between them (a sub-agent called by a tool is a run of its own).
+    const partOfRun = match?.role === 'call' && parent !== undefined && !this.#underToolOrAttempt(parent, span);
     if (match?.role === 'run' || (match?.role === 'call' && !partOfRun)) {
-      if (this.#runs.size >= this.#options.maxOpenRuns) this.#evictOldest();
-      this.#runs.addRun({
-        spanId,
-        span,
-        adapter: match.adapter,
-        parent,
-        startMillis,
-        facts: [],
-        attempts: [],
-        open: new Map(),
-        nextSeq: SEQ_BASE,
-        progressUnknown: false,
-        progressUnknownAttempts: [],
-        openChildren: false,
-        truncatedAttempts: [],
-        neverEnded: false,
-      });
+      this.#addRun(span, match.adapter, parent, startMillis);
       return;
     }
     if (!parent) return;
@@ -192,6 +177,55 @@ export class IncidentSpanProcessor implements SpanProcessor {
     const open: OpenSpan = { span, role, adapter: match?.adapter, startMillis, truncated: false, demoted };
     this.#runs.addSpan(parent, spanId, open);
     if (open.role === 'attempt') this.#addAttempt(parent, spanId, startMillis, span.attributes[NATIVE_ATTR.ATTEMPT_NUMBER]);
+  }
+
+  #addRun(span: Span, adapter: RunState['adapter'], parent: RunState | undefined, startMillis: number): RunState {
+    if (this.#runs.size >= this.#options.maxOpenRuns) this.#evictOldest();
+    const run: RunState = {
+      spanId: span.spanContext().spanId,
+      span,
+      adapter,
+      parent,
+      startMillis,
+      facts: [],
+      attempts: [],
+      open: new Map(),
+      nextSeq: SEQ_BASE,
+      progressUnknown: false,
+      progressUnknownAttempts: [],
+      openChildren: false,
+      truncatedAttempts: [],
+      neverEnded: false,
+    };
+    this.#runs.addRun(run);
+    return run;
+  }
+
+  /**
+   * The parent span as a run, when it had no role at its start but has one
+   * now: OpenInference's tracer sets a span's kind after starting it.
+   */
+  #lateRun(span: Span, parentContext: Context | undefined): RunState | undefined {
+    const parentId = span.parentSpanContext?.spanId;
+    if (!parentContext || parentId === undefined || this.#runs.owner(parentId)) return undefined;
+    const parentSpan = trace.getSpan(parentContext) as Span | undefined;
+    if (!parentSpan || parentSpan.spanContext().spanId !== parentId || !('attributes' in parentSpan) || parentSpan.ended) return undefined;
+    const match = recognise(parentSpan, this.#options.adapters);
+    if (match?.role !== 'run') return undefined;
+    const outer = this.#runs.owner(parentSpan.parentSpanContext?.spanId);
+    return this.#addRun(parentSpan, match.adapter, outer, hrTimeToMillis(parentSpan.startTime));
+  }
+
+  /** True when a tool or an attempt span lies between `span` and the span of `run`. */
+  #underToolOrAttempt(run: RunState, span: Span): boolean {
+    let id = span.parentSpanContext?.spanId;
+    for (let depth = 0; id !== undefined && id !== run.spanId && depth < 64; depth += 1) {
+      const entry = run.open.get(id);
+      if (!entry) return false;
+      if (entry.role === 'tool' || entry.role === 'attempt') return true;
+      id = entry.span.parentSpanContext?.spanId;
+    }
+    return false;
   }
 
   /**
@@ -241,7 +275,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
       return;
     }
     const match = recognise(span, this.#options.adapters);
-    if (match?.role === 'run' || (match?.role === 'call' && span.parentSpanContext === undefined)) this.#finishUntrackedRun(span, match.adapter);
+    if (match?.role === 'run' || match?.role === 'call') this.#finishUntrackedRun(span, match.adapter);
   }
 
   #context(run: RunState, attempt: string | undefined, truncated: boolean): ExtractContext {
@@ -361,7 +395,10 @@ export class IncidentSpanProcessor implements SpanProcessor {
       if (entry.span.ended) continue;
       entry.truncated = true;
       // Only spans that carry facts leave the verdict short of them; structure spans do not.
-      if (entry.role !== 'other' || this.#lateRole(run, entry) !== undefined) run.openChildren = true;
+      const late = entry.role === 'other' ? this.#lateRole(run, entry) : undefined;
+      if (entry.role !== 'other' || late !== undefined) run.openChildren = true;
+      // An attempt recognised only now is cut off too; #collectChild registers it as it ends below.
+      if (late?.role === 'attempt') run.truncatedAttempts.push(spanId);
       if (entry.role === 'attempt') run.truncatedAttempts.push(spanId);
       const nested = entry.role === 'run' ? this.#runs.run(spanId) : undefined;
       if (nested && run.neverEnded) {

@@ -37,7 +37,10 @@ export interface RunState {
   /** Attempts whose convention could not tell whether the provider made progress. */
   readonly progressUnknownAttempts: string[];
   openChildren: boolean;
-  /** Attempts the processor ended because the run ended first. */
+  /**
+   * Attempts cut off: still open when the run ended (the processor ended
+   * them), or ended with no finish and no error (the convention says stopped).
+   */
   readonly truncatedAttempts: string[];
   /** Set when the processor ends the run span itself (age limit, flush, shutdown). */
   neverEnded: boolean;

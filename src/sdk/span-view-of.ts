@@ -1,15 +1,11 @@
 /**
  * Adapts an SDK span to the plain {@link SpanView} the adapters read.
  */
-import type { HrTime } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { SpanView } from '../conventions/span-view.js';
+import { hrTimeToMillis } from '../model/hr-time.js';
 
-/** Epoch milliseconds of an OpenTelemetry `HrTime`. */
-export function hrTimeToMillis(time: HrTime | undefined): number {
-  if (!Array.isArray(time)) return Number.NaN;
-  return time[0] * 1000 + time[1] / 1e6;
-}
+export { hrTimeToMillis };
 
 function isEnded(span: ReadableSpan): boolean {
   const end = span.endTime;
@@ -29,5 +25,6 @@ export function spanViewOf(span: ReadableSpan): SpanView {
     links: span.links.map((l) => ({ spanId: l.context.spanId, attributes: l.attributes })),
     statusCode: span.status.code,
     statusMessage: span.status.message,
+    scopeName: span.instrumentationScope?.name,
   };
 }

@@ -5,10 +5,11 @@
  */
 import type { Reply } from '../../src/testing/fake-provider.js';
 import { reply } from '../../src/testing/fake-provider.js';
+import type { Want } from '../support/verdicts.js';
+import { CANT_TELL, NEVER_ENDED } from '../support/verdicts.js';
 import type { CallPlan } from './run-ai-sdk.js';
 
-/** Expected run-span attributes (a subset). */
-export type Want = Record<string, unknown>;
+export type { Want };
 
 /** One row of the matrix. */
 export interface Row {
@@ -24,23 +25,6 @@ export interface Row {
 const drop = { type: 'destroy' } as const;
 const pause = (ms: number) => ({ type: 'delay', ms }) as const;
 const quiet = { 'retry-after': '0' };
-/** Plain spans of a stream cut off: the SDK never ends its spans, so the run is finalized as never ended. */
-const NEVER_ENDED = {
-      'incident.outcome': 'incomplete',
-      'incident.cause': 'crash_or_restart_incomplete',
-      'incident.cause.detail': 'run_never_ended',
-      'incident.phase': 'unknown',
-      'incident.retry_safety': 'unknown',
-      'incident.facts_complete': false,
-    };
-/** Plain spans of an abort or watchdog: the SDK ends the call UNSET and leaves the attempt open; nothing says why. */
-const CANT_TELL = {
-      'incident.outcome': 'failed',
-      'incident.cause': 'unknown_interruption',
-      'incident.phase': 'unknown',
-      'incident.retry_safety': 'unknown',
-      'incident.facts_complete': false,
-    };
 
 /** Every row, in the order the tests run them. */
 export const rows: Row[] = [
@@ -127,7 +111,7 @@ export const rows: Row[] = [
     name: 'the total timeout while an unsafe tool runs must not be retried blindly',
     // The AI SDK 6 runs tools after the provider's finish chunk, so a stream
     // cannot drop while one runs; a watchdog (or a stop) can stop it.
-    plan: { dialect: 'openai.responses', timeout: { totalMs: 250 } },
+    plan: { dialect: 'openai.responses', timeout: { totalMs: 600 } },
     replies: [reply.toolCall('run_shell', { command: 'make deploy' })],
     helper: {
       'incident.outcome': 'failed',

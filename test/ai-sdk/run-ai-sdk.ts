@@ -42,11 +42,12 @@ function tools(onShellStarted: () => void) {
     run_shell: tool({
       description: 'Runs a shell command',
       inputSchema: z.object({ command: z.string() }),
-      // Takes 400 ms, and stops (throwing the abort reason) when the call is aborted, as a well-behaved tool does.
+      // Takes 1.5 s (longer than any row's timeout), and stops, throwing the
+      // abort reason, when the call is aborted, as a well-behaved tool does.
       execute: async (_input, { abortSignal }) => {
         onShellStarted();
         await new Promise((resolve, reject) => {
-          const timer = setTimeout(resolve, 400);
+          const timer = setTimeout(resolve, 1500);
           abortSignal?.addEventListener('abort', () => {
             clearTimeout(timer);
             reject(abortSignal.reason as Error);
@@ -64,18 +65,29 @@ function modelOf(fake: FakeProvider, dialect: Dialect): LanguageModel {
   return dialect === 'openai.chat' ? openai.chat('gpt-4o-mini') : openai('gpt-4o-mini');
 }
 
-/** Counts spans as they start, to prove every one is exported. */
+/** Counts spans as they start and end, to prove every one is exported and to know when they settled. */
 class StartedSpans implements SpanProcessor {
   count = 0;
+  ended = 0;
   onStart(_span: Span): void {
     this.count += 1;
   }
-  onEnd(_span: ReadableSpan): void {}
+  onEnd(_span: ReadableSpan): void {
+    this.ended += 1;
+  }
   forceFlush(): Promise<void> {
     return Promise.resolve();
   }
   shutdown(): Promise<void> {
     return Promise.resolve();
+  }
+}
+
+/** Resolves once no span has ended for 40 ms (at most 2 s): the SDK's late ends are in. */
+async function settled(spans: StartedSpans): Promise<void> {
+  for (let waited = 0, last = -1; waited < 2000 && spans.ended !== last; waited += 40) {
+    last = spans.ended;
+    await new Promise((resolve) => setTimeout(resolve, 40));
   }
 }
 
@@ -138,8 +150,8 @@ export async function runCall(fake: FakeProvider, plan: CallPlan, helper: boolea
       // The app saw the error; the spans are what is judged.
     }
   }
-  // Let tool executions and late span ends settle, then finalize what never ended.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Let tool executions and late span ends settle (no span ended for 40 ms), then finalize what never ended.
+  await settled(started);
   await provider.forceFlush();
   const spans = [...pipeline.spans()];
   await provider.shutdown();

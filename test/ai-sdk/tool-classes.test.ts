@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolSideEffects } from '../../src/ai-sdk/index.js';
 import type { ToolClassSources } from '../../src/ai-sdk/index.js';
-import { boundaryOf } from '../../src/ai-sdk/tool-classes.js';
+import { requestBoundary } from '../../src/ai-sdk/tool-classes.js';
 
 const mcp = (annotations: Record<string, boolean>) => ({ metadata: { annotations } });
 
@@ -25,9 +25,9 @@ describe('toolSideEffects', () => {
   });
 });
 
-describe('boundaryOf', () => {
+describe('requestBoundary', () => {
   it('lists every exposed tool with its class, and provider tools without a local execute as provider-executed', () => {
-    const boundary = boundaryOf(
+    const boundary = requestBoundary(
       [{ type: 'function', name: 'read_file' }, { type: 'provider', name: 'web_search' }, { type: 'provider', name: 'bash' }, { type: 'function' }],
       { declared: { read_file: 'read_only', bash: 'unsafe' }, tools: { web_search: { type: 'provider' }, bash: { type: 'provider', execute: () => 'ok' } } },
     );
@@ -39,6 +39,6 @@ describe('boundaryOf', () => {
   });
 
   it('is empty, and complete, for a request with no tools', () => {
-    expect(boundaryOf(undefined, {})).toEqual({ tools: [] });
+    expect(requestBoundary(undefined, {})).toEqual({ tools: [] });
   });
 });

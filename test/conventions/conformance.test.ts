@@ -21,6 +21,9 @@ import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
 import { decodeOtlpJsonSpans, spanViewOfDecoded } from '../../src/otlp/otlp-json-spans.js';
 import { createPipeline } from '../support/harness.js';
 import { replaySpans } from '../support/replay-otlp.js';
+import type { Want } from '../support/verdicts.js';
+import { CANT_TELL, DROP_SOMEWHERE, NEVER_ENDED } from '../support/verdicts.js';
+import { isContentKey } from '../../src/sanitize/content-keys.js';
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures', 'traces');
 
@@ -128,15 +131,7 @@ describe('every adapter keeps the adapter contract', () => {
   });
 });
 
-type Want = Record<string, unknown>;
-
 const SUCCESS: Want = { 'incident.outcome': 'success', 'incident.facts_complete': true };
-/** A stream cut off or aborted that the spans do not explain. */
-const CANT_TELL: Want = { 'incident.outcome': 'failed', 'incident.cause': 'unknown_interruption', 'incident.phase': 'unknown', 'incident.retry_safety': 'unknown', 'incident.facts_complete': false };
-/** A transport error seen, where it hit the stream unknown. */
-const DROP_SOMEWHERE: Want = { 'incident.outcome': 'failed', 'incident.cause': 'provider_transport_disconnect', 'incident.phase': 'unknown', 'incident.retry_safety': 'unknown', 'incident.facts_complete': false };
-/** The SDK never ended its own call span: the run is finalized as never ended. */
-const NEVER_ENDED: Want = { 'incident.outcome': 'incomplete', 'incident.cause': 'crash_or_restart_incomplete', 'incident.phase': 'unknown', 'incident.retry_safety': 'unknown', 'incident.facts_complete': false };
 
 /** The honest verdict of every recorded trace, replayed through the processor. */
 const VERDICTS: Readonly<Record<string, Want>> = {
@@ -195,7 +190,8 @@ describe('every recorded trace gets its honest verdict', () => {
   for (const fixture of fixtures) {
     it(fixture.name, async () => {
       const pipeline = createPipeline();
-      replaySpans(fixture.spans, pipeline.tracer);
+      // OpenInference's tracer sets attributes after starting a span; replay it that way.
+      replaySpans(fixture.spans, pipeline.provider, { attributesAfterStart: fixture.folder.startsWith('openinference') });
       await pipeline.provider.forceFlush();
       const spans = pipeline.spans();
       // Every recorded span is exported once, the never-ended ones closed and marked.
@@ -209,6 +205,9 @@ describe('every recorded trace gets its honest verdict', () => {
       }
       const want = VERDICTS[fixture.name] ?? {};
       expect(Object.fromEntries(Object.keys(want).map((key) => [key, attributes[key]]))).toEqual(want);
+      // No content of any convention reaches the exporter.
+      const leaked = spans.flatMap((span) => Object.keys(span.attributes).filter(isContentKey));
+      expect(leaked).toEqual([]);
       // Honest means a value from the closed lists, always.
       expect(isOneOf(['success', 'recovered', 'failed', 'cancelled', 'incomplete'], attributes['incident.outcome'])).toBe(true);
       await pipeline.provider.shutdown();

@@ -3,7 +3,7 @@
  * an attempt, and the stream reaches the caller unchanged.
  */
 import { describe, expect, it } from 'vitest';
-import { recordChatCompletionStream } from '../../src/index.js';
+import { incidentAttributes, recordChatCompletionStream } from '../../src/index.js';
 import type { ChatCompletionChunkLike, Incident } from '../../src/index.js';
 import { createPipeline, errors } from '../support/harness.js';
 
@@ -32,7 +32,12 @@ async function record(list: readonly ChatCompletionChunkLike[], error?: Error): 
   } catch (caught) {
     thrown = caught;
   }
-  return { incident: run.end(), seen, thrown };
+  const incident = run.end();
+  // The runtime's verdict is the exported one.
+  const exported = pipeline.runSpans()[0]?.attributes ?? {};
+  const own = incidentAttributes(incident);
+  expect(Object.fromEntries(Object.keys(own).map((key) => [key, exported[key]]))).toEqual(own);
+  return { incident, seen, thrown };
 }
 
 describe('recordChatCompletionStream', () => {

@@ -1,10 +1,10 @@
 /**
  * Replays a recorded trace through a real tracer, so the SDK processor sees
  * what it saw live: spans start and end in recorded order (shifted to now),
- * with their attributes, events, links and status; spans recorded open are
+ * with their attributes, events, links, status and scope; spans recorded open are
  * never ended. Parents are re-created as parents and links as links.
  */
-import type { Attributes, HrTime, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
+import type { Attributes, HrTime, Link, Span, SpanContext, TracerProvider } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
 import type { DecodedSpan, DecodedValue } from '../../src/otlp/otlp-json-spans.js';
 
@@ -25,8 +25,21 @@ interface Step {
   readonly run: () => void;
 }
 
-/** Replays `spans` (one trace) with `tracer`; returns the replayed spans by recorded span id. */
-export function replaySpans(spans: readonly DecodedSpan[], tracer: Tracer): Map<string, Span> {
+/** How to replay. */
+export interface ReplayOptions {
+  /**
+   * Start each span bare and set its attributes right after, as OpenInference's
+   * tracer does, so a processor sees the roles only once a span has started.
+   * @default false
+   */
+  readonly attributesAfterStart?: boolean;
+}
+
+/**
+ * Replays `spans` (one trace) through `provider`, each with a tracer of its
+ * recorded scope name; returns the replayed spans by recorded span id.
+ */
+export function replaySpans(spans: readonly DecodedSpan[], provider: TracerProvider, options: ReplayOptions = {}): Map<string, Span> {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   const depth = (span: DecodedSpan): number => {
     let d = 0;
@@ -70,11 +83,13 @@ export function replaySpans(spans: readonly DecodedSpan[], tracer: Tracer): Map<
           .map((l) => live.get(l.spanId))
           .filter((s): s is Span => s !== undefined)
           .map((s) => ({ context: s.spanContext() as SpanContext }));
-        const span = tracer.startSpan(
+        const late = options.attributesAfterStart === true;
+        const span = provider.getTracer(recorded.scopeName ?? 'replay').startSpan(
           recorded.name,
-          { kind: Math.max(0, recorded.kind - 1), attributes: attributes(recorded.attributes), startTime: hr(recorded.startTimeUnixNano), links },
+          { kind: Math.max(0, recorded.kind - 1), attributes: late ? {} : attributes(recorded.attributes), startTime: hr(recorded.startTimeUnixNano), links },
           parentContext,
         );
+        if (late) span.setAttributes(attributes(recorded.attributes));
         for (const event of recorded.events) span.addEvent(event.name, attributes(event.attributes), hr(event.timeUnixNano));
         if (recorded.statusCode !== 0) span.setStatus({ code: recorded.statusCode, message: recorded.statusMessage });
         live.set(recorded.spanId, span);
