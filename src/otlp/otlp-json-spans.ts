@@ -26,6 +26,7 @@ export interface DecodedSpan {
   readonly statusCode: number;
   readonly statusMessage?: string;
   readonly scopeName?: string;
+  readonly scopeVersion?: string;
   readonly resource: Record<string, DecodedValue>;
 }
 
@@ -87,6 +88,7 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
     const resource = attributesOf(objectOf(resourceSpans.resource).attributes);
     for (const scopeSpans of listOf(resourceSpans.scopeSpans)) {
       const scopeName = text(objectOf(scopeSpans.scope).name);
+      const scopeVersion = text(objectOf(scopeSpans.scope).version) || undefined;
       for (const span of listOf(scopeSpans.spans)) {
         const spanId = text(span.spanId);
         const start = nanos(span.startTimeUnixNano);
@@ -114,6 +116,7 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
           statusCode: typeof status.code === 'number' ? status.code : 0,
           statusMessage: text(status.message) || undefined,
           scopeName,
+          scopeVersion,
           resource,
         });
       }

@@ -1,0 +1,78 @@
+/**
+ * The gateway's fold: a received trace gets the verdict the SDK processor
+ * gives, keeps its ids, times, resource and scope, and a run whose span never
+ * arrived still gets an incident, written on the topmost span that did.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TraceFolder } from '../../src/gateway/fold-trace.js';
+import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
+import { createSanitizer } from '../../src/sanitize/sanitizer.js';
+import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
+
+const folder = new TraceFolder({}, createSanitizer());
+afterAll(() => folder.shutdown());
+
+const fixture = (name: string) => decodeOtlpJsonSpans(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'traces', `${name}.otlp.json`), 'utf8')));
+
+/** A trace recorded by RunRecorder, as an OTLP/JSON request, without the processor (raw spans). */
+async function recordedTrace(build: (run: ReturnType<ReturnType<typeof createPipeline>['startRun']>) => void) {
+  const pipeline = createPipeline({ sanitization: { mode: 'off' } });
+  const run = pipeline.startRun();
+  build(run);
+  run.end();
+  await pipeline.provider.forceFlush();
+  const json = new TextDecoder().decode(JsonTraceSerializer.serializeRequest(pipeline.spans()));
+  const stripped = JSON.parse(json) as unknown;
+  return decodeOtlpJsonSpans(stripped).map((span) => {
+    // Received spans carry no verdict of their own.
+    const attributes = Object.fromEntries(Object.entries(span.attributes).filter(([key]) => !key.startsWith('incident.') && key !== 'error.type'));
+    return { ...span, attributes, statusCode: span.name.startsWith('invoke_agent') ? 0 : span.statusCode, statusMessage: span.name.startsWith('invoke_agent') ? undefined : span.statusMessage };
+  });
+}
+
+describe('TraceFolder', () => {
+  it('gives a recorded AI SDK 7 trace the verdict the processor gives, with its own ids and resource', async () => {
+    const spans = fixture('ai-sdk-7-otel/socket-drop-after-text');
+    const { spans: out, outcomes } = await folder.fold(spans);
+    expect(out.map((s) => s.spanContext().spanId).sort()).toEqual(spans.map((s) => s.spanId).sort());
+    expect(out.every((s) => s.spanContext().traceId === spans[0]?.traceId)).toBe(true);
+    expect(outcomes).toEqual([{ outcome: 'failed', cause: 'provider_transport_disconnect' }]);
+    expect(out[0]?.resource.attributes['service.name']).toBe('ai-sdk-7-recorder');
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    for (const span of out) {
+      expect(span.parentSpanContext?.spanId).toBe(byId.get(span.spanContext().spanId)?.parentSpanId);
+      expect(span.instrumentationScope.name).toBe('gen_ai');
+    }
+  });
+
+  it('judges a run whose run span never arrived as a crash, on the topmost span that did, without exporting a stand-in', async () => {
+    const spans = await recordedTrace((run) => {
+      const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+      attempt.chunk('text-delta');
+      attempt.finish();
+      run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt }).complete();
+    });
+    const withoutRun = spans.filter((s) => !s.name.startsWith('invoke_agent'));
+    const { spans: out, outcomes } = await folder.fold(withoutRun);
+    expect(out).toHaveLength(withoutRun.length);
+    expect(outcomes).toEqual([{ outcome: 'incomplete', cause: 'crash_or_restart_incomplete' }]);
+    const judged = out.filter((s) => s.attributes['incident.outcome'] !== undefined);
+    expect(judged).toHaveLength(1);
+    expect(judged[0]?.name.startsWith('chat')).toBe(true);
+    expect(judged[0]?.attributes).toMatchObject({ 'incident.cause.detail': 'run_never_ended', 'incident.side_effects': 'unsafe' });
+    expect(judged[0]?.attributes['incident.missing_facts']).toContain('run_never_ended');
+  });
+
+  it('keeps the cause of a crashed run that failed before it died', async () => {
+    const spans = await recordedTrace((run) => {
+      const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+      attempt.chunk('text-delta');
+      attempt.fail(errors.socketDrop());
+    });
+    const { outcomes } = await folder.fold(spans.filter((s) => !s.name.startsWith('invoke_agent')));
+    expect(outcomes).toEqual([{ outcome: 'incomplete', cause: 'provider_transport_disconnect' }]);
+  });
+});
