@@ -1,12 +1,16 @@
 /**
  * The `agent-incidents` command line: `demo` plays a simulated fleet through
- * the processor and writes OTLP/JSON; `report FILE` summarizes such a file.
- * Usage errors and unreadable files print one line and exit with code 2.
+ * the processor and writes OTLP/JSON; `report FILE` summarizes such a file;
+ * `gateway --config FILE` runs the OTLP gateway until SIGTERM or SIGINT.
+ * Usage errors, bad configuration and unreadable files print one line and
+ * exit with code 2.
  */
 import { readFile } from 'node:fs/promises';
 import { styleText } from 'node:util';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runDemo } from '../demo/run-demo.js';
+import { GatewayConfigError, loadGatewayConfig } from '../gateway/config.js';
+import { createGateway } from '../gateway/gateway.js';
 import { OtlpJsonError, runRowsFromOtlpJsonLines } from '../report/otlp-json.js';
 import type { SummaryStyle } from '../report/summary-table.js';
 import { PLAIN, renderSummary } from '../report/summary-table.js';
@@ -97,6 +101,34 @@ export function createProgram(): Command {
         if (error instanceof OtlpJsonError) throw new UsageError(`${file}: ${error.message}`);
         throw error;
       }
+    });
+
+  program
+    .command('gateway')
+    .description('run the OTLP/HTTP gateway: fold and sanitize traces from any language, forward them upstream')
+    .requiredOption('--config <file>', 'gateway configuration (YAML), see docs/gateway.md')
+    .exitOverride()
+    .action(async (opts: { config: string }) => {
+      let gateway;
+      try {
+        gateway = await createGateway(loadGatewayConfig(opts.config));
+      } catch (error) {
+        if (error instanceof GatewayConfigError) throw new UsageError(error.message);
+        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`cannot listen: ${errorText(error)}`);
+        throw error;
+      }
+      process.stderr.write(`agent-incidents gateway: listening on ${gateway.url}/v1/traces, forwarding to ${gateway.config.upstream.endpoint}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGTERM', stop);
+          process.off('SIGINT', stop);
+          // Held traces are folded and delivered before the process ends.
+          void gateway.close().then(resolve);
+        };
+        process.on('SIGTERM', stop);
+        process.on('SIGINT', stop);
+      });
+      process.stderr.write('agent-incidents gateway: flushed and stopped\n');
     });
   return program;
 }

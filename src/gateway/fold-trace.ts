@@ -9,8 +9,8 @@
  * stand-in run span under the missing span's id; the stand-in is never
  * exported, and its incident is written on the topmost span that did arrive.
  */
-import type { Attributes, Context, HrTime, Link, Span, SpanContext } from '@opentelemetry/api';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import type { Attributes, Context, HrTime, Link, Span, SpanContext , SpanKind} from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { IdGenerator, ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
