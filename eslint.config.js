@@ -21,6 +21,13 @@ export default tseslint.config(
   },
   {
     files: ['**/*.{js,mjs}'],
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', performance: 'readonly', setTimeout: 'readonly', global: 'readonly', URL: 'readonly' } },
+    // Node's globals that scripts (bench, examples, recorders) use.
+    languageOptions: {
+      globals: {
+        console: 'readonly', process: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
+        setInterval: 'readonly', clearInterval: 'readonly', global: 'readonly', URL: 'readonly', fetch: 'readonly', Buffer: 'readonly',
+        AbortController: 'readonly', AbortSignal: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly',
+      },
+    },
   },
 );

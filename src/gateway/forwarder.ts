@@ -19,11 +19,14 @@ interface Batch {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const wake = (): void => {
       clearTimeout(timer);
+      // Removed on every wake: a long outage must not pile listeners on the signal.
+      signal.removeEventListener('abort', wake);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(wake, ms);
+    signal.addEventListener('abort', wake, { once: true });
   });
 }
 
@@ -41,7 +44,8 @@ export class Forwarder {
   readonly #queue: Batch[] = [];
   readonly #stop = new AbortController();
   #backlog = 0;
-  #running: Promise<void> | undefined;
+  #draining = false;
+  #running: Promise<void> = Promise.resolve();
 
   constructor(config: GatewayConfig['upstream'], metrics: GatewayMetrics) {
     this.#config = config;
@@ -61,14 +65,15 @@ export class Forwarder {
     if (!body) return;
     this.#queue.push({ body, spans: spans.length });
     this.#backlog += spans.length;
-    this.#running ??= this.#drain().finally(() => {
-      this.#running = undefined;
-    });
+    if (!this.#draining) {
+      this.#draining = true;
+      this.#running = this.#drain();
+    }
   }
 
   /** Resolves when everything queued so far was delivered or given up. */
   async idle(): Promise<void> {
-    while (this.#running) await this.#running;
+    while (this.#draining) await this.#running;
   }
 
   /** Stops retrying (pending batches get one last try without waiting). */
@@ -77,11 +82,16 @@ export class Forwarder {
   }
 
   async #drain(): Promise<void> {
-    for (let batch = this.#queue.shift(); batch; batch = this.#queue.shift()) {
-      const delivered = await this.#deliver(batch);
-      this.#backlog -= batch.spans;
-      if (delivered) this.#metrics.spansForwarded += batch.spans;
-      else this.#metrics.spansDropped += batch.spans;
+    try {
+      for (let batch = this.#queue.shift(); batch; batch = this.#queue.shift()) {
+        const delivered = await this.#deliver(batch);
+        this.#backlog -= batch.spans;
+        if (delivered) this.#metrics.spansForwarded += batch.spans;
+        else this.#metrics.spansDropped += batch.spans;
+      }
+    } finally {
+      // Cleared in the same turn as the empty check: a batch queued later starts a new drain.
+      this.#draining = false;
     }
   }
 

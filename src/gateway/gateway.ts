@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { diag } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { decodeOtlpJsonSpans } from '../otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest, encodeExportTraceResponse, ProtobufDecodeError } from '../otlp/otlp-protobuf.js';
 import { createSanitizer } from '../sanitize/sanitizer.js';
@@ -34,6 +35,8 @@ export interface Gateway {
 }
 
 const PROTOBUF = 'application/x-protobuf';
+/** Spans per upstream request: big enough to amortize HTTP, small enough to stay well under body limits. */
+const FORWARD_BATCH_SPANS = 2048;
 const JSON_TYPE = 'application/json';
 
 /** Counts the spans a request holds, usable or not (for partial success). */
@@ -74,17 +77,24 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
 
   const release = (all: boolean): Promise<void> => {
     folding = folding.then(async () => {
+      // Folded traces go upstream together, in requests of up to FORWARD_BATCH_SPANS spans.
+      let batch: ReadableSpan[] = [];
       for (const spans of store.takeReady(Date.now(), all)) {
         try {
           const folded = await folder.fold(spans);
           for (const { outcome, cause } of folded.outcomes) metrics.run(outcome, cause);
-          forwarder.send(folded.spans);
+          batch.push(...folded.spans);
         } catch (error) {
-          // A trace the fold cannot take is still not lost silently: counted and logged once per kind.
+          // A trace the fold cannot take is not lost silently: counted and logged.
           metrics.refused('fold_failed', spans.length);
           diag.error('agent-incidents gateway: a trace could not be folded', error);
         }
+        if (batch.length >= FORWARD_BATCH_SPANS) {
+          forwarder.send(batch);
+          batch = [];
+        }
       }
+      forwarder.send(batch);
     });
     return folding;
   };

@@ -1,0 +1,193 @@
+/**
+ * Gateway throughput and added latency, against the OpenTelemetry Collector
+ * (the Jaeger v2 binary) as a pass-through on the same input, in the same run.
+ *
+ *   npm run bench:gateway      (needs the Jaeger binary: scripts/ci/install-jaeger.sh)
+ *
+ * Input: agent runs recorded by RunRecorder (6 spans each: run, 2 attempts,
+ * 3 tools, with fact events), serialized once as OTLP/protobuf requests of
+ * 100 runs. Each side receives them over OTLP/HTTP from 4 concurrent senders
+ * and forwards OTLP/HTTP protobuf to a receiver that counts spans; the time
+ * is from the first request sent to the last span received. Latency is from
+ * a request's send to the arrival of its last span upstream.
+ * The last line is `gateway_vs_collector_throughput_ratio=<x>`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { RunRecorder } from '../dist/index.js';
+import { createGateway } from '../dist/gateway/index.js';
+import { decodeExportTraceRequest } from '../dist/otlp/otlp-protobuf.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20_000);
+const RUNS_PER_REQUEST = 100;
+const SENDERS = 4;
+const JAEGER = process.env.AGENT_INCIDENTS_JAEGER ?? join(import.meta.dirname, '..', '.cache', 'bin', 'jaeger');
+
+/** One standard run: 2 attempts (the first drops after text), 3 tools, 6 fact events. */
+function recordRun(tracer) {
+  const run = RunRecorder.start({ tracer, agentName: 'bench', providerName: 'openai', model: 'gpt-bench' });
+  const boundary = { tools: [{ name: 'read', sideEffects: 'read_only' }, { name: 'bash', sideEffects: 'unsafe' }] };
+  const first = run.startAttempt({ boundary });
+  first.chunk('text-delta');
+  first.fail(Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }));
+  run.retryIssued(first);
+  const second = run.startAttempt({ boundary });
+  for (const name of ['read', 'read', 'bash']) run.startTool({ name, sideEffects: name === 'bash' ? 'unsafe' : 'read_only', attempt: second }).complete();
+  second.finish();
+  run.end();
+}
+
+function buildRequests() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracer = provider.getTracer('bench-agent');
+  const requests = [];
+  let spans = 0;
+  for (let i = 0; i < RUNS; i += RUNS_PER_REQUEST) {
+    exporter.reset();
+    for (let j = 0; j < RUNS_PER_REQUEST; j += 1) recordRun(tracer);
+    const finished = exporter.getFinishedSpans();
+    spans += finished.length;
+    requests.push({ body: ProtobufTraceSerializer.serializeRequest(finished), spans: finished.length });
+  }
+  return { requests, spans };
+}
+
+/** An OTLP/HTTP receiver counting spans, resolving when `expected` arrived. */
+async function startCounter() {
+  let received = 0;
+  let waiting;
+  const arrivals = [];
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (c) => chunks.push(c));
+    request.on('end', () => {
+      const decoded = decodeExportTraceRequest(Buffer.concat(chunks));
+      let n = 0;
+      for (const rs of decoded.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) n += (ss.spans ?? []).length;
+      received += n;
+      arrivals.push({ at: performance.now(), total: received });
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' });
+      response.end();
+      if (waiting && received >= waiting.expected) waiting.resolve();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${server.address().port}/v1/traces`,
+    reset() {
+      received = 0;
+      arrivals.length = 0;
+    },
+    until(expected) {
+      return new Promise((resolve) => {
+        waiting = { expected, resolve };
+        if (received >= expected) resolve();
+      });
+    },
+    arrivals,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+async function send(endpoint, requests) {
+  const sentAt = [];
+  let next = 0;
+  const sender = async () => {
+    while (next < requests.length) {
+      const index = next++;
+      sentAt[index] = performance.now();
+      const response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: requests[index].body });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${endpoint} answered ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: SENDERS }, sender));
+  return sentAt;
+}
+
+/** Sends everything through `target`, waits for every span upstream; spans/s and latency percentiles. */
+async function measure(label, target, counter, input) {
+  counter.reset();
+  const start = performance.now();
+  const arrived = counter.until(input.spans);
+  const sentAt = await send(target, input.requests);
+  await arrived;
+  const seconds = (performance.now() - start) / 1000;
+  // Latency: request i's spans are all upstream once the running total passes their cumulative count.
+  const latencies = [];
+  let cumulative = 0;
+  let a = 0;
+  const order = sentAt.map((at, i) => ({ at, spans: input.requests[i].spans })).sort((x, y) => x.at - y.at);
+  for (const request of order) {
+    cumulative += request.spans;
+    while (a < counter.arrivals.length - 1 && counter.arrivals[a].total < cumulative) a += 1;
+    latencies.push(counter.arrivals[a].at - request.at);
+  }
+  latencies.sort((x, y) => x - y);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
+  const rate = input.spans / seconds;
+  console.log(`${label.padEnd(30)}: ${Math.round(rate).toLocaleString('en')} spans/s, ${(input.bytes / seconds / 1e6).toFixed(1)} MB/s protobuf in; latency p50 ${pct(50)} ms, p99 ${pct(99)} ms`);
+  return rate;
+}
+
+async function startCollector(upstream) {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-collector-'));
+  const port = 14400 + Math.floor(Math.random() * 500);
+  const config = join(dir, 'collector.yaml');
+  // The pass-through baseline: OTLP in, OTLP/HTTP protobuf out, nothing else (no batch: the gateway does not batch either).
+  await writeFile(
+    config,
+    `receivers:\n  otlp:\n    protocols:\n      http:\n        endpoint: 127.0.0.1:${port}\nexporters:\n  otlphttp:\n    traces_endpoint: ${upstream}\n    encoding: proto\n    compression: none\n    sending_queue:\n      enabled: false\n    retry_on_failure:\n      enabled: false\nservice:\n  telemetry:\n    metrics:\n      level: none\n  pipelines:\n    traces:\n      receivers: [otlp]\n      exporters: [otlphttp]\n`,
+  );
+  const child = spawn(JAEGER, ['--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const endpoint = `http://127.0.0.1:${port}/v1/traces`;
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      const probe = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      if (probe.ok) return { endpoint, stop: () => child.kill('SIGTERM') };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the collector did not start:\n${stderr.slice(-2000)}`);
+}
+
+const input = buildRequests();
+input.bytes = input.requests.reduce((sum, r) => sum + r.body.length, 0);
+console.log(`input: ${RUNS.toLocaleString('en')} runs, ${input.spans.toLocaleString('en')} spans in ${input.requests.length} OTLP/protobuf requests (${(input.bytes / 1e6).toFixed(1)} MB), ${SENDERS} concurrent senders`);
+console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
+const counter = await startCounter();
+
+const gateway = await createGateway({
+  listen: { host: '127.0.0.1', port: 0 },
+  upstream: { endpoint: counter.endpoint },
+  hold: { decisionWaitMillis: 0, tickMillis: 5 },
+  limits: { maxSpans: 10_000_000, maxTraces: 1_000_000, maxHeldBytes: 4_000_000_000, maxForwardBacklogSpans: 10_000_000 },
+});
+// A warm-up pass, so both sides run warm.
+await measure('gateway (warm-up)', `${gateway.url}/v1/traces`, counter, { ...input, requests: input.requests.slice(0, 20), spans: input.requests.slice(0, 20).reduce((s, r) => s + r.spans, 0) });
+const gatewayRate = await measure('gateway', `${gateway.url}/v1/traces`, counter, input);
+await gateway.close();
+
+if (!existsSync(JAEGER)) {
+  console.log(`collector: skipped, no binary at ${JAEGER} (run scripts/ci/install-jaeger.sh or set AGENT_INCIDENTS_JAEGER)`);
+  await counter.close();
+  process.exit(0);
+}
+const collector = await startCollector(counter.endpoint);
+await measure('collector pass-through (warm-up)', collector.endpoint, counter, { ...input, requests: input.requests.slice(0, 20), spans: input.requests.slice(0, 20).reduce((s, r) => s + r.spans, 0) });
+const collectorRate = await measure('collector pass-through', collector.endpoint, counter, input);
+collector.stop();
+await counter.close();
+console.log(`gateway_vs_collector_throughput_ratio=${(gatewayRate / collectorRate).toFixed(2)}`);
