@@ -21,13 +21,12 @@ const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const DOWN_SECONDS = Number(process.env.DOWN_SECONDS ?? 20);
 const SPANS_PER_SECOND = Number(process.env.SPANS_PER_SECOND ?? 3000);
 
-/** A pool of distinct requests (fresh trace ids), reused in a cycle. */
-function buildPool(requests) {
+/** Makes requests of 10 fresh runs each: every request has new trace ids, as real traffic does. */
+function requestMaker() {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const tracer = provider.getTracer('load-agent');
-  const pool = [];
-  for (let r = 0; r < requests; r += 1) {
+  return () => {
     exporter.reset();
     for (let i = 0; i < 10; i += 1) {
       const run = RunRecorder.start({ tracer, agentName: 'load' });
@@ -38,9 +37,8 @@ function buildPool(requests) {
       run.end();
     }
     const spans = exporter.getFinishedSpans();
-    pool.push({ body: ProtobufTraceSerializer.serializeRequest(spans), spans: spans.length });
-  }
-  return pool;
+    return { body: ProtobufTraceSerializer.serializeRequest(spans), spans: spans.length };
+  };
 }
 
 async function startReceiver() {
@@ -59,10 +57,10 @@ async function startReceiver() {
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 
 /** Sends at the fixed rate for `seconds`; returns status counts and memory samples. */
-async function drive(url, pool, seconds, gateway) {
+async function drive(url, makeRequest, seconds, gateway) {
   const statuses = new Map();
   const samples = [];
-  const perRequest = pool[0].spans;
+  const perRequest = makeRequest().spans;
   const interval = (1000 * perRequest) / SPANS_PER_SECOND;
   const start = performance.now();
   let next = start;
@@ -70,7 +68,7 @@ async function drive(url, pool, seconds, gateway) {
   let lastSample = start;
   const inFlight = new Set();
   while (performance.now() - start < seconds * 1000) {
-    const body = pool[sent % pool.length].body;
+    const { body } = makeRequest();
     sent += 1;
     const request = fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body })
       .then(async (response) => {
@@ -99,13 +97,13 @@ function report(label, result) {
   for (const s of result.samples) console.log(`  t=${String(s.t).padStart(3)}s heap ${mb(s.heap)} MiB rss ${mb(s.rss)} MiB received ${s.received} forwarded ${s.forwarded}`);
 }
 
-const pool = buildPool(50);
+const makeRequest = requestMaker();
 global.gc?.();
 
 // 1. Steady load.
 const receiver = await startReceiver();
 const steady = await createGateway({ listen: { host: '127.0.0.1', port: 0 }, upstream: { endpoint: receiver.endpoint }, hold: { decisionWaitMillis: 500, tickMillis: 100 } });
-const load = await drive(`${steady.url}/v1/traces`, pool, LOAD_SECONDS, steady);
+const load = await drive(`${steady.url}/v1/traces`, makeRequest, LOAD_SECONDS, steady);
 await steady.flush();
 report(`steady load for ${LOAD_SECONDS} s`, load);
 const heaps = load.samples.map((s) => s.heap);
@@ -125,7 +123,7 @@ const down = await createGateway({
   hold: { decisionWaitMillis: 500, tickMillis: 100 },
   limits: { maxForwardBacklogSpans: 20_000, maxSpans: 20_000 },
 });
-const refused = await drive(`${down.url}/v1/traces`, pool, DOWN_SECONDS, down);
+const refused = await drive(`${down.url}/v1/traces`, makeRequest, DOWN_SECONDS, down);
 report(`upstream down for ${DOWN_SECONDS} s`, refused);
 const accepted = refused.statuses.get(200) ?? 0;
 const pushedBack = (refused.statuses.get(429) ?? 0) + (refused.statuses.get(503) ?? 0);
