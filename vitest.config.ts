@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The end-to-end suite starts Jaeger, a collector and Prometheus: `npm run test:e2e`.
+    exclude: ['test/e2e/**', '**/node_modules/**'],
     // The CLI tests run the built binary, so build once before any test.
     globalSetup: ['test/support/build-once.ts'],
     testTimeout: 30_000,

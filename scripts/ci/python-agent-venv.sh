@@ -25,9 +25,20 @@ echo "python-agent-venv: building $venv" >&2
 rm -rf "$venv"
 mkdir -p "$(dirname "$venv")"
 if ! "$python" -m venv "$venv" >&2; then
-  echo "python-agent-venv: '$python -m venv' failed; on Debian/Ubuntu: apt-get install -y python3-venv" >&2
   rm -rf "$venv"
-  exit 1
+  # A fresh Debian machine ships python3 without its venv module: install it once.
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    echo "python-agent-venv: installing python3-venv" >&2
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >&2
+  fi
+  if ! "$python" -m venv "$venv" >&2; then
+    echo "python-agent-venv: '$python -m venv' failed; on Debian/Ubuntu: apt-get install -y python3-venv" >&2
+    rm -rf "$venv"
+    exit 1
+  fi
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements" >&2
 # Written last, so an interrupted install is rebuilt on the next call.

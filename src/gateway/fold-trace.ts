@@ -214,7 +214,11 @@ export class TraceFolder {
       const recorded = recordedOf.get(span.spanContext().spanId);
       if (!recorded) continue;
       const standIn = recorded.parentSpanId === undefined || byId.has(recorded.parentSpanId) ? undefined : standIns.get(recorded.parentSpanId);
-      if (standIn && this.#isTopmostChild(recorded, received)) {
+      if (typeof recorded.attributes['incident.outcome'] === 'string') {
+        // Judged upstream by an IncidentSpanProcessor, which saw the run in process:
+        // its verdict stands (a second fold would only see what it exported).
+        keepUpstreamVerdict(recorded, span);
+      } else if (standIn && this.#isTopmostChild(recorded, received)) {
         // The run span never came: its verdict goes on the topmost span that did.
         copyRunVerdict(standIn, span);
       }
@@ -263,6 +267,19 @@ function depth(span: DecodedSpan, byId: Map<string, DecodedSpan>): number {
   let d = 0;
   for (let p = span.parentSpanId; p !== undefined && byId.has(p) && d < 64; p = byId.get(p)?.parentSpanId) d += 1;
   return d;
+}
+
+/** Puts back the `incident.*` keys, `error.type` and status a span arrived with. */
+function keepUpstreamVerdict(recorded: DecodedSpan, span: ReadableSpan): void {
+  const target = span.attributes as Record<string, unknown>;
+  for (const key of Object.keys(target)) {
+    if ((key.startsWith('incident.') && key !== 'incident.redactions') || key === 'error.type') delete target[key];
+  }
+  const kept = attributesOf(recorded.attributes);
+  for (const [key, value] of Object.entries(kept)) {
+    if (key.startsWith('incident.') || key === 'error.type') target[key] = value;
+  }
+  (span as { status: ReadableSpan['status'] }).status = { code: recorded.statusCode as SpanStatusCode, message: recorded.statusMessage };
 }
 
 /** Copies the run-level incident keys, status and error.type of `from` onto `to` (still writable: the SDK keeps plain fields). */

@@ -76,3 +76,22 @@ describe('TraceFolder', () => {
     expect(outcomes).toEqual([{ outcome: 'incomplete', cause: 'provider_transport_disconnect' }]);
   });
 });
+
+describe('TraceFolder on spans an SDK processor already judged', () => {
+  it('keeps the verdict they arrived with: the processor saw the run in process', async () => {
+    // A run the SDK processor finalized as never ended (the agent kept it open until shutdown).
+    const pipeline = createPipeline();
+    const run = pipeline.startRun();
+    const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+    attempt.chunk('text-delta');
+    await pipeline.provider.forceFlush();
+    const json = new TextDecoder().decode(JsonTraceSerializer.serializeRequest(pipeline.spans()));
+    const spans = decodeOtlpJsonSpans(JSON.parse(json));
+    expect(spans.find((s) => s.name.startsWith('invoke_agent'))?.attributes['incident.cause']).toBe('crash_or_restart_incomplete');
+    const { spans: out, outcomes } = await folder.fold(spans);
+    expect(outcomes).toEqual([{ outcome: 'incomplete', cause: 'crash_or_restart_incomplete' }]);
+    const runSpan = out.find((s) => s.name.startsWith('invoke_agent'));
+    expect(runSpan?.attributes['incident.missing_facts']).toContain('run_never_ended');
+    void attempt;
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * The collector configurations we ship: every one the Jaeger v2 binary has
+ * components for passes `jaeger validate`; the gateway's config joins the
+ * collector's; every address is on loopback. Runs in `npm test` too (fast);
+ * the validate part skips when the Jaeger binary is missing (build it with
+ * scripts/ci/install-jaeger.sh, or point AGENT_INCIDENTS_JAEGER at one).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadGatewayConfig } from '../../src/gateway/config.js';
+import { JAEGER_PATH, jaegerBinary, ROOT } from './support.js';
+
+const KINDS = ['receivers', 'processors', 'exporters', 'connectors', 'extensions'] as const;
+type Kind = (typeof KINDS)[number];
+type Doc = Record<string, unknown>;
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(entry.name) ? [path] : [];
+  });
+}
+
+function read(path: string): Doc {
+  return parse(readFileSync(path, 'utf8')) as Doc;
+}
+
+/** Collector configurations: the root file and every YAML under deploy/ with service.pipelines. */
+const CONFIGS = [join(ROOT, 'otel-collector-config.yaml'), ...yamlFiles(join(ROOT, 'deploy'))]
+  .filter((path) => {
+    const doc = read(path);
+    return typeof (doc?.service as Doc | undefined)?.pipelines === 'object';
+  })
+  .map((path) => relative(ROOT, path))
+  .sort();
+
+/** The component types a config uses, by kind (`otlp/folded` is of type `otlp`). */
+function componentsOf(doc: Doc): Record<Kind, string[]> {
+  const out = {} as Record<Kind, string[]>;
+  for (const kind of KINDS) out[kind] = Object.keys((doc[kind] as Doc | undefined) ?? {}).map((id) => id.split('/')[0]!);
+  return out;
+}
+
+/** `${env:NAME:-default}` → default, as the collector resolves it with NAME unset. */
+function withDefaults(value: unknown): string {
+  return String(value).replace(/\$\{env:[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}/g, '$1');
+}
+
+/** Every `endpoint`/`host`/`hostnames` value in a document, with its path. */
+function addresses(node: unknown, path = ''): [string, string][] {
+  if (Array.isArray(node)) return node.flatMap((item, i) => addresses(item, `${path}[${i}]`));
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node as Doc).flatMap(([key, value]) => {
+    const here = path ? `${path}.${key}` : key;
+    if ((key === 'endpoint' || key === 'host') && typeof value !== 'object') return [[here, withDefaults(value)]];
+    if (key === 'hostnames' && Array.isArray(value)) return value.map((v, i): [string, string] => [`${here}[${i}]`, withDefaults(v)]);
+    return addresses(value, here);
+  });
+}
+
+describe('shipped collector configurations', () => {
+  it('finds the collector configurations', () => {
+    expect(CONFIGS).toEqual(
+      expect.arrayContaining(['otel-collector-config.yaml', 'deploy/jaeger/jaeger.yaml', 'deploy/collector/scale-out.yaml', 'deploy/collector/scale-out-sidecar.yaml']),
+    );
+    expect(CONFIGS).not.toContain('deploy/collector/gateway.yaml');
+  });
+
+  it.each(CONFIGS)('%s listens and sends on loopback only', (file) => {
+    const found = addresses(read(join(ROOT, file)));
+    expect(found.length).toBeGreaterThan(0);
+    for (const [path, address] of found) {
+      expect(address, `${file} ${path}`).toMatch(/^(https?:\/\/)?127\.0\.0\.1(:\d+)?(\/|$)/);
+    }
+  });
+
+  it('deploy/collector/gateway.yaml is a valid gateway config between the two halves of otel-collector-config.yaml', () => {
+    const gateway = loadGatewayConfig(join(ROOT, 'deploy/collector/gateway.yaml'));
+    const collector = read(join(ROOT, 'otel-collector-config.yaml'));
+    const exporters = collector.exporters as Doc;
+    const receivers = collector.receivers as Doc;
+    // The collector sends application spans to the gateway's listen address…
+    const toGateway = new URL(withDefaults((exporters['otlphttp/gateway'] as Doc).endpoint));
+    expect(toGateway.hostname).toBe(gateway.listen.host);
+    expect(Number(toGateway.port)).toBe(gateway.listen.port);
+    // …and the gateway forwards to the collector's second receiver, not back into the first.
+    const upstream = new URL(gateway.upstream.endpoint);
+    const folded = ((receivers['otlp/folded'] as Doc).protocols as Doc).http as Doc;
+    expect(`${upstream.hostname}:${upstream.port}`).toBe(withDefaults(folded.endpoint));
+    expect(upstream.pathname).toBe('/v1/traces');
+    const first = (receivers.otlp as Doc).protocols as Doc;
+    expect(withDefaults((first.http as Doc).endpoint)).not.toBe(withDefaults(folded.endpoint));
+  });
+
+  it('otel-collector-config.yaml names its span metrics as the alert rules expect', () => {
+    const collector = read(join(ROOT, 'otel-collector-config.yaml'));
+    const spanmetrics = (collector.connectors as Doc).spanmetrics as Doc;
+    // agent_incidents.calls → agent_incidents_calls_total{incident_cause, …} in Prometheus.
+    expect(spanmetrics.namespace).toBe('agent_incidents');
+    expect((spanmetrics.dimensions as { name: string }[]).map((d) => d.name)).toEqual([
+      'incident.outcome',
+      'incident.cause',
+      'incident.phase',
+      'incident.retry_safety',
+    ]);
+    const pipelines = (collector.service as Doc).pipelines as Record<string, { processors?: string[]; exporters?: string[] }>;
+    const feeding = Object.values(pipelines).filter((p) => p.exporters?.includes('spanmetrics'));
+    expect(feeding).toHaveLength(1);
+    expect(feeding[0]!.processors).toContain('filter/runs');
+  });
+});
+
+const jaeger = jaegerBinary();
+
+describe.skipIf(!jaeger)(`jaeger validate${jaeger ? '' : ` (skipped: no Jaeger binary at ${JAEGER_PATH}; run scripts/ci/install-jaeger.sh)`}`, () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'agent-incidents-configs-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  const validate = (file: string): { status: number | null; output: string } => {
+    const result = spawnSync(jaeger!, ['validate', `--config=${file}`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    return { status: result.status, output: `${result.stdout}${result.stderr}`.replace(/^.*application version.*\n/gm, '') };
+  };
+
+  /** The component types this Jaeger build has, by kind. */
+  const available = ((): Record<Kind, Set<string>> => {
+    if (!jaeger) return Object.fromEntries(KINDS.map((k) => [k, new Set<string>()])) as Record<Kind, Set<string>>;
+    const listed = parse(spawnSync(jaeger, ['components'], { encoding: 'utf8', timeout: 60_000 }).stdout) as Record<string, { name: string }[]>;
+    return Object.fromEntries(KINDS.map((k) => [k, new Set((listed[k] ?? []).map((c) => c.name))])) as Record<Kind, Set<string>>;
+  })();
+
+  const missingIn = (file: string): string[] => {
+    const used = componentsOf(read(join(ROOT, file)));
+    return KINDS.flatMap((kind) => used[kind].filter((type) => !available[kind].has(type)).map((type) => `${kind}.${type}`));
+  };
+
+  for (const file of CONFIGS) {
+    const missing = jaeger ? missingIn(file) : [];
+    if (missing.length > 0) {
+      it.skip(`${file} (skipped: needs ${[...new Set(missing)].join(', ')}, which this Jaeger build lacks; validate it with otelcol-contrib)`, () => {});
+      continue;
+    }
+    it(`${file} passes jaeger validate`, () => {
+      const { status, output } = validate(file);
+      expect(status, output).toBe(0);
+    });
+  }
+
+  it('deploy/collector/scale-out.yaml passes jaeger validate with its loadbalancing exporter replaced by otlp', () => {
+    const text = readFileSync(join(ROOT, 'deploy/collector/scale-out.yaml'), 'utf8');
+    const doc = parse(text) as Doc;
+    const exporters = doc.exporters as Doc;
+    const balancing = exporters.loadbalancing as { protocol: { otlp: Doc }; resolver: { static: { hostnames: string[] } } };
+    expect(balancing.resolver.static.hostnames.length).toBeGreaterThan(1);
+    // The otlp exporter takes the same options, plus the endpoint the resolver fills in.
+    delete exporters.loadbalancing;
+    exporters.otlp = { ...balancing.protocol.otlp, endpoint: balancing.resolver.static.hostnames[0] };
+    const pipelines = (doc.service as Doc).pipelines as Record<string, { exporters: string[] }>;
+    for (const pipeline of Object.values(pipelines)) pipeline.exporters = pipeline.exporters.map((e) => (e === 'loadbalancing' ? 'otlp' : e));
+    const copy = join(scratch, 'scale-out-without-loadbalancing.yaml');
+    writeFileSync(copy, JSON.stringify(doc)); // JSON is YAML
+    const { status, output } = validate(copy);
+    expect(status, output).toBe(0);
+  });
+
+  it('rejects a broken configuration (the check is not vacuous)', () => {
+    const broken = join(scratch, 'broken.yaml');
+    writeFileSync(broken, readFileSync(join(ROOT, 'otel-collector-config.yaml'), 'utf8').replace('limit_mib:', 'limit_mebibytes:'));
+    const { status, output } = validate(broken);
+    expect(status).not.toBe(0);
+    expect(output).toContain('limit_mebibytes');
+  });
+});
