@@ -6,7 +6,8 @@
  *
  * Input: agent runs recorded by RunRecorder (6 spans each: run, 2 attempts,
  * 3 tools, with fact events), serialized once as OTLP/protobuf requests of
- * 100 runs. Each side receives them over OTLP/HTTP from 4 concurrent senders
+ * 100 runs. Each side runs in its own process (`agent-incidents gateway`,
+ * the collector binary) and receives them over OTLP/HTTP from 4 concurrent senders
  * and forwards OTLP/HTTP protobuf to a receiver that counts spans; the time
  * is from the first request sent to the last span received. Latency is from
  * a request's send to the arrival of its last span upstream.
@@ -21,7 +22,6 @@ import { join } from 'node:path';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { RunRecorder } from '../dist/index.js';
-import { createGateway } from '../dist/gateway/index.js';
 import { decodeExportTraceRequest } from '../dist/otlp/otlp-protobuf.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20_000);
@@ -137,6 +137,33 @@ async function measure(label, target, counter, input) {
   return rate;
 }
 
+/** The gateway as operators run it, in its own process (as the collector is): `agent-incidents gateway`. */
+async function startGateway(upstream) {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-gateway-'));
+  const config = join(dir, 'gateway.yaml');
+  await writeFile(
+    config,
+    `listen: { host: 127.0.0.1, port: 0 }\nupstream: { endpoint: ${upstream} }\nhold: { decisionWaitMillis: 0, tickMillis: 5 }\nlimits: { maxSpans: 10000000, maxTraces: 1000000, maxHeldBytes: 4000000000, maxForwardBacklogSpans: 10000000 }\n`,
+  );
+  const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'dist', 'cli.js'), 'gateway', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const url = await new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      const found = /listening on (\S+\/v1\/traces)/.exec(stderr)?.[1];
+      if (found) resolve(found);
+    });
+    child.on('exit', (code) => reject(new Error(`the gateway exited (${code}):\n${stderr}`)));
+  });
+  return {
+    endpoint: url,
+    stop: () => new Promise((resolve) => {
+      child.on('exit', resolve);
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
 async function startCollector(upstream) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-collector-'));
   const port = 14400 + Math.floor(Math.random() * 500);
@@ -169,16 +196,11 @@ console.log(`input: ${RUNS.toLocaleString('en')} runs, ${input.spans.toLocaleStr
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 const counter = await startCounter();
 
-const gateway = await createGateway({
-  listen: { host: '127.0.0.1', port: 0 },
-  upstream: { endpoint: counter.endpoint },
-  hold: { decisionWaitMillis: 0, tickMillis: 5 },
-  limits: { maxSpans: 10_000_000, maxTraces: 1_000_000, maxHeldBytes: 4_000_000_000, maxForwardBacklogSpans: 10_000_000 },
-});
+const gateway = await startGateway(counter.endpoint);
 // A warm-up pass, so both sides run warm.
-await measure('gateway (warm-up)', `${gateway.url}/v1/traces`, counter, { ...input, requests: input.requests.slice(0, 20), spans: input.requests.slice(0, 20).reduce((s, r) => s + r.spans, 0) });
-const gatewayRate = await measure('gateway', `${gateway.url}/v1/traces`, counter, input);
-await gateway.close();
+await measure('gateway (warm-up)', gateway.endpoint, counter, { ...input, requests: input.requests.slice(0, 20), spans: input.requests.slice(0, 20).reduce((s, r) => s + r.spans, 0) });
+const gatewayRate = await measure('gateway', gateway.endpoint, counter, input);
+await gateway.stop();
 
 if (!existsSync(JAEGER)) {
   console.log(`collector: skipped, no binary at ${JAEGER} (run scripts/ci/install-jaeger.sh or set AGENT_INCIDENTS_JAEGER)`);

@@ -91,6 +91,7 @@ export class TraceFolder {
   readonly #sanitizer: Sanitizer;
   readonly #adapters: readonly ConventionAdapter[] | undefined;
   readonly #resources = new Map<string, Resource>();
+  readonly #byObject = new WeakMap<object, Resource>();
 
   constructor(options: IncidentSpanProcessorOptions, sanitizer: Sanitizer) {
     this.#sanitizer = sanitizer;
@@ -234,19 +235,25 @@ export class TraceFolder {
 
   /** The first-started child of a missing parent carries the stand-in's verdict (one per run). */
   #isTopmostChild(recorded: DecodedSpan, received: readonly DecodedSpan[]): boolean {
+    // Only asked for children of a missing parent, which crashed runs alone have: the scan stays rare.
     const siblings = received.filter((s) => s.parentSpanId === recorded.parentSpanId);
     return siblings.every((s) => s.startTimeUnixNano > recorded.startTimeUnixNano || (s.startTimeUnixNano === recorded.startTimeUnixNano && s.spanId >= recorded.spanId));
   }
 
   /** The span as forwarded: the resource it was received with, sanitized like every attribute. */
   #withOriginalResource(span: ReadableSpan, recorded: DecodedSpan): ReadableSpan {
-    const key = JSON.stringify(recorded.resource);
-    let resource = this.#resources.get(key);
+    // Spans decoded from one request's resource share its attribute object: key on it first.
+    let resource = this.#byObject.get(recorded.resource);
     if (!resource) {
-      resource = resourceFromAttributes(sanitizeAttributeMap(attributesOf(recorded.resource), this.#sanitizer, createTally()) as Record<string, AttributeValue>);
-      // A bounded cache: services are few, but hostile input must not grow it forever.
-      if (this.#resources.size > 1024) this.#resources.clear();
-      this.#resources.set(key, resource);
+      const key = JSON.stringify(recorded.resource);
+      resource = this.#resources.get(key);
+      if (!resource) {
+        resource = resourceFromAttributes(sanitizeAttributeMap(attributesOf(recorded.resource), this.#sanitizer, createTally()) as Record<string, AttributeValue>);
+        // A bounded cache: services are few, but hostile input must not grow it forever.
+        if (this.#resources.size > 1024) this.#resources.clear();
+        this.#resources.set(key, resource);
+      }
+      this.#byObject.set(recorded.resource, resource);
     }
     return new Proxy(span, {
       get(target, property, receiver) {
