@@ -60,9 +60,17 @@ export class Forwarder {
   /** Queues `spans` for delivery. */
   send(spans: readonly ReadableSpan[]): void {
     if (spans.length === 0) return;
-    const body =
-      this.#config.encoding === 'json' ? JsonTraceSerializer.serializeRequest([...spans]) : ProtobufTraceSerializer.serializeRequest([...spans]);
-    if (!body) return;
+    let body: Uint8Array | undefined;
+    try {
+      body = this.#config.encoding === 'json' ? JsonTraceSerializer.serializeRequest([...spans]) : ProtobufTraceSerializer.serializeRequest([...spans]);
+    } catch {
+      body = undefined;
+    }
+    if (!body) {
+      // Spans that cannot be encoded are dropped, and counted: never silently.
+      this.#metrics.spansDropped += spans.length;
+      return;
+    }
     this.#queue.push({ body, spans: spans.length });
     this.#backlog += spans.length;
     if (!this.#draining) {

@@ -95,6 +95,9 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
         }
       }
       forwarder.send(batch);
+    }).catch((error: unknown) => {
+      // The chain must survive anything: a rejected link would stop every later fold.
+      diag.error('agent-incidents gateway: releasing held traces failed', error);
     });
     return folding;
   };
