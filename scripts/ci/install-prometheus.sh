@@ -8,7 +8,10 @@ if command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1;
   echo "prometheus: already installed"
 else
   sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then echo "$(basename "$0"): run as root, or install sudo, to install packages with apt-get" >&2; exit 1; fi
+    sudo="sudo"
+  fi
   export DEBIAN_FRONTEND=noninteractive
   # policy-rc.d exit 101 tells invoke-rc.d not to start services while installing.
   policy=/usr/sbin/policy-rc.d

@@ -29,7 +29,10 @@ if ! "$python" -m venv "$venv" >&2; then
   # A fresh Debian machine ships python3 without its venv module: install it once.
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then echo "$(basename "$0"): run as root, or install sudo, to install packages with apt-get" >&2; exit 1; fi
+    sudo="sudo"
+  fi
     echo "python-agent-venv: installing python3-venv" >&2
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >&2

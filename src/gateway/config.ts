@@ -64,9 +64,19 @@ export const GATEWAY_CONFIG = z
         maxForwardBacklogSpans: positiveInt.default(100_000),
         /** Seconds clients are told to wait. @default 5 */
         retryAfterSeconds: positiveInt.default(5),
+        /** Spans, events, links and attributes one protobuf request may decode to (a 2-byte empty span costs hundreds in memory). @default 524288 */
+        maxRequestItems: positiveInt.default(512 * 1024),
       })
       .strict()
-      .default({ maxBodyBytes: 8 * 1024 * 1024, maxTraces: 10_000, maxSpans: 200_000, maxHeldBytes: 256 * 1024 * 1024, maxForwardBacklogSpans: 100_000, retryAfterSeconds: 5 }),
+      .default({
+        maxBodyBytes: 8 * 1024 * 1024,
+        maxTraces: 10_000,
+        maxSpans: 200_000,
+        maxHeldBytes: 256 * 1024 * 1024,
+        maxForwardBacklogSpans: 100_000,
+        retryAfterSeconds: 5,
+        maxRequestItems: 512 * 1024,
+      }),
     /** The retry-safety policy, as for the SDK processor. @default the processor's defaults */
     policy: z.record(z.string(), z.unknown()).default({}),
     /** Sanitization, as for the SDK processor. @default standard mode */

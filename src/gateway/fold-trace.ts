@@ -134,13 +134,20 @@ export class TraceFolder {
   /** Stand-ins for missing parents of spans that belong to a run: attempts, tools, framework calls. */
   #standIns(received: readonly DecodedSpan[], byId: Map<string, DecodedSpan>): DecodedSpan[] {
     const missing = new Map<string, DecodedSpan>();
+    // Earliest start among the children of each missing parent, found in one pass.
+    const earliest = new Map<string, bigint>();
+    for (const span of received) {
+      const parent = span.parentSpanId;
+      if (parent === undefined || byId.has(parent)) continue;
+      const known = earliest.get(parent);
+      if (known === undefined || span.startTimeUnixNano < known) earliest.set(parent, span.startTimeUnixNano);
+    }
     for (const span of received) {
       const parent = span.parentSpanId;
       if (parent === undefined || byId.has(parent) || missing.has(parent)) continue;
       const role = recognise(spanViewOfDecoded(span), this.#adapters)?.role;
       if (role !== 'attempt' && role !== 'tool' && role !== 'call') continue;
-      const children = received.filter((s) => s.parentSpanId === parent);
-      const start = children.reduce((min, s) => (s.startTimeUnixNano < min ? s.startTimeUnixNano : min), span.startTimeUnixNano);
+      const start = earliest.get(parent) ?? span.startTimeUnixNano;
       missing.set(parent, {
         ...span,
         spanId: parent,
@@ -211,6 +218,16 @@ export class TraceFolder {
     for (const span of this.#collector.spans) {
       if (span.attributes[STAND_IN] === true) standIns.set(span.spanContext().spanId, span);
     }
+    // The first-started child of each missing parent carries the stand-in's verdict (one per run).
+    const topmost = new Map<string, DecodedSpan>();
+    for (const span of received) {
+      const parent = span.parentSpanId;
+      if (parent === undefined || !standIns.has(parent)) continue;
+      const best = topmost.get(parent);
+      if (!best || span.startTimeUnixNano < best.startTimeUnixNano || (span.startTimeUnixNano === best.startTimeUnixNano && span.spanId < best.spanId)) {
+        topmost.set(parent, span);
+      }
+    }
     for (const span of this.#collector.spans) {
       const recorded = recordedOf.get(span.spanContext().spanId);
       if (!recorded) continue;
@@ -219,7 +236,7 @@ export class TraceFolder {
         // Judged upstream by an IncidentSpanProcessor, which saw the run in process:
         // its verdict stands (a second fold would only see what it exported).
         keepUpstreamVerdict(recorded, span);
-      } else if (standIn && this.#isTopmostChild(recorded, received)) {
+      } else if (standIn && topmost.get(recorded.parentSpanId as string) === recorded) {
         // The run span never came: its verdict goes on the topmost span that did.
         copyRunVerdict(standIn, span);
       }
@@ -231,13 +248,6 @@ export class TraceFolder {
       out.push(this.#withOriginalResource(span, recorded));
     }
     return { spans: out, outcomes };
-  }
-
-  /** The first-started child of a missing parent carries the stand-in's verdict (one per run). */
-  #isTopmostChild(recorded: DecodedSpan, received: readonly DecodedSpan[]): boolean {
-    // Only asked for children of a missing parent, which crashed runs alone have: the scan stays rare.
-    const siblings = received.filter((s) => s.parentSpanId === recorded.parentSpanId);
-    return siblings.every((s) => s.startTimeUnixNano > recorded.startTimeUnixNano || (s.startTimeUnixNano === recorded.startTimeUnixNano && s.spanId >= recorded.spanId));
   }
 
   /** The span as forwarded: the resource it was received with, sanitized like every attribute. */

@@ -10,12 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { diag } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { decodeOtlpJsonSpans } from '../otlp/otlp-json-spans.js';
-import { decodeExportTraceRequest, encodeExportTraceResponse, ProtobufDecodeError } from '../otlp/otlp-protobuf.js';
+import { decodeExportTraceRequest, encodeExportTraceResponse, ProtobufDecodeError, ProtobufItemLimitError } from '../otlp/otlp-protobuf.js';
 import { createSanitizer } from '../sanitize/sanitizer.js';
 import type { SanitizationOptions } from '../sanitize/sanitizer.js';
 import type { PolicyInput } from '../derive/policy.js';
 import type { GatewayConfig, GatewayConfigInput } from './config.js';
-import { resolveGatewayConfig } from './config.js';
+import { GatewayConfigError, resolveGatewayConfig } from './config.js';
 import { TraceFolder } from './fold-trace.js';
 import { Forwarder } from './forwarder.js';
 import { GatewayMetrics } from './gateway-metrics.js';
@@ -64,18 +64,23 @@ function countSpans(request: unknown): number {
 export async function createGateway(input: GatewayConfigInput): Promise<Gateway> {
   const config = resolveGatewayConfig(input);
   const metrics = new GatewayMetrics();
-  const sanitizer = createSanitizer(config.sanitization as SanitizationOptions);
-  const folder = new TraceFolder(
-    { policy: config.policy as PolicyInput, sanitization: config.sanitization as SanitizationOptions },
-    sanitizer,
-  );
+  let folder: TraceFolder;
+  try {
+    const sanitizer = createSanitizer(config.sanitization as SanitizationOptions);
+    folder = new TraceFolder({ policy: config.policy as PolicyInput, sanitization: config.sanitization as SanitizationOptions }, sanitizer);
+  } catch (error) {
+    // The processor names the bad option; it is a configuration error like any other.
+    throw new GatewayConfigError(`invalid gateway config at policy or sanitization: ${(error as Error).message}`);
+  }
   const store = new TraceStore(config.limits, config.hold);
   const forwarder = new Forwarder(config.upstream, metrics);
   let closing = false;
   // Folds run one at a time: replay through the shared provider is not reentrant.
   let folding: Promise<void> = Promise.resolve();
+  let releasing = false;
 
   const release = (all: boolean): Promise<void> => {
+    releasing = true;
     folding = folding.then(async () => {
       // Folded traces go upstream together, in requests of up to FORWARD_BATCH_SPANS spans.
       let batch: ReadableSpan[] = [];
@@ -98,15 +103,20 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     }).catch((error: unknown) => {
       // The chain must survive anything: a rejected link would stop every later fold.
       diag.error('agent-incidents gateway: releasing held traces failed', error);
+    }).finally(() => {
+      releasing = false;
     });
     return folding;
   };
-  const tick = setInterval(() => void release(false), config.hold.tickMillis);
+  // A tick while a pass still runs is skipped: passes must not pile up behind a slow fold.
+  const tick = setInterval(() => {
+    if (!releasing) void release(false);
+  }, config.hold.tickMillis);
   tick.unref();
 
   const answer = (response: ServerResponse, status: number, body: string | Uint8Array, type: string, headers: Record<string, string> = {}): void => {
     metrics.request(status);
-    response.writeHead(status, { 'content-type': type, ...headers });
+    response.writeHead(status, { 'content-type': type, ...(closing ? { connection: 'close' } : {}), ...headers });
     response.end(body);
   };
   const refuse = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
@@ -127,8 +137,12 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     }
     let decoded: unknown;
     try {
-      decoded = type === PROTOBUF ? decodeExportTraceRequest(body.body) : (JSON.parse(body.body.toString('utf8')) as unknown);
+      decoded = type === PROTOBUF ? decodeExportTraceRequest(body.body, { maxItems: config.limits.maxRequestItems }) : (JSON.parse(body.body.toString('utf8')) as unknown);
     } catch (error) {
+      if (error instanceof ProtobufItemLimitError) {
+        metrics.refused('too_large', 0);
+        return refuse(response, 413, error.message);
+      }
       metrics.refused('malformed', 0);
       const what = error instanceof ProtobufDecodeError ? error.message : 'body is not valid JSON';
       return refuse(response, 400, `malformed OTLP ${type === PROTOBUF ? 'protobuf' : 'JSON'}: ${what}`);
@@ -136,6 +150,11 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     const spans = decodeOtlpJsonSpans(decoded);
     const rejected = Math.max(0, countSpans(decoded) - spans.length);
     if (rejected > 0) metrics.refused('malformed', rejected);
+    if (spans.length > config.limits.maxSpans || spans.length > config.limits.maxForwardBacklogSpans) {
+      // It could never fit, however long the client waits: too large, not "later".
+      metrics.refused('too_large', spans.length);
+      return refuse(response, 413, `${spans.length} spans in one request exceed what the gateway may hold`);
+    }
     if (closing) {
       metrics.refused('closing', spans.length);
       return refuse(response, 503, 'gateway is shutting down', { 'retry-after': String(config.limits.retryAfterSeconds) });
@@ -197,10 +216,14 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       if (closing) return;
       closing = true;
       clearInterval(tick);
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Deliver what is held first: a slow client must not keep it from going out.
+      await flush();
+      // Then give requests in progress a moment, and cut the rest.
+      const cut = setTimeout(() => server.closeAllConnections(), 2_000);
+      await closed;
+      clearTimeout(cut);
       await flush();
       forwarder.stop();
       await forwarder.idle();

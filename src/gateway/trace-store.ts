@@ -96,14 +96,16 @@ export class TraceStore {
   /**
    * Takes the traces ready at `now` (all of them with `all`): a trace with a
    * run span, or with no run at all, after the decision wait since its last
-   * span; a trace with parts of a run but no run span, at the longest hold.
+   * span; a trace with parts of a run but no run span, once no span came for
+   * the longest hold.
    */
   takeReady(now: number, all = false): DecodedSpan[][] {
     const ready: DecodedSpan[][] = [];
     for (const [traceId, held] of this.#traces) {
       const quiet = now - held.lastSeen >= this.#timing.decisionWaitMillis;
       const waitingForRun = held.hasRunParts && !held.hasRun;
-      const expired = now - held.firstSeen >= this.#timing.maxHoldMillis;
+      // Measured from the last span: a long run that keeps sending is not a crashed one.
+      const expired = now - held.lastSeen >= this.#timing.maxHoldMillis;
       if (!all && !(quiet && !waitingForRun) && !expired) continue;
       this.#traces.delete(traceId);
       this.#spans -= held.spans.length;

@@ -44,6 +44,11 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A lowercase hex id of `length` characters that is not all zeros. */
+function validId(id: string | undefined, length: number): id is string {
+  return id !== undefined && id.length === length && /^[0-9a-f]+$/.test(id) && !/^0+$/.test(id);
+}
+
 function nanos(value: unknown): bigint | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   try {
@@ -90,14 +95,17 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
       const scopeName = text(objectOf(scopeSpans.scope).name);
       const scopeVersion = text(objectOf(scopeSpans.scope).version) || undefined;
       for (const span of listOf(scopeSpans.spans)) {
-        const spanId = text(span.spanId);
+        const spanId = text(span.spanId)?.toLowerCase();
+        const traceId = text(span.traceId)?.toLowerCase();
         const start = nanos(span.startTimeUnixNano);
-        if (!spanId || start === undefined) continue;
+        // OTLP ids are 16 and 8 bytes, never all zero; anything else would poison a forwarded batch.
+        if (!validId(traceId, 32) || !validId(spanId, 16) || start === undefined) continue;
+        const parentSpanId = text(span.parentSpanId)?.toLowerCase();
         const status = objectOf(span.status);
         spans.push({
-          traceId: text(span.traceId) ?? '',
+          traceId,
           spanId,
-          parentSpanId: text(span.parentSpanId) || undefined,
+          parentSpanId: validId(parentSpanId, 16) ? parentSpanId : undefined,
           name: text(span.name) ?? '',
           kind: typeof span.kind === 'number' ? span.kind : 0,
           startTimeUnixNano: start,
@@ -108,11 +116,13 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
             timeUnixNano: nanos(event.timeUnixNano) ?? start,
             attributes: attributesOf(event.attributes),
           })),
-          links: listOf(span.links).map((link) => ({
-            traceId: text(link.traceId) ?? '',
-            spanId: text(link.spanId) ?? '',
-            attributes: attributesOf(link.attributes),
-          })),
+          links: listOf(span.links)
+            .filter((link) => validId(text(link.traceId)?.toLowerCase(), 32) && validId(text(link.spanId)?.toLowerCase(), 16))
+            .map((link) => ({
+              traceId: (text(link.traceId) as string).toLowerCase(),
+              spanId: (text(link.spanId) as string).toLowerCase(),
+              attributes: attributesOf(link.attributes),
+            })),
           statusCode: typeof status.code === 'number' ? status.code : 0,
           statusMessage: text(status.message) || undefined,
           scopeName,

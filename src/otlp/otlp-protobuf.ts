@@ -26,6 +26,13 @@ export class ProtobufDecodeError extends Error {
   }
 }
 
+/** The request holds more items than the caller allows: too large, not malformed. */
+export class ProtobufItemLimitError extends ProtobufDecodeError {
+  constructor(maxItems: number, offset: number) {
+    super(`more than ${maxItems} spans, events, links and attributes at byte ${offset}`, offset);
+  }
+}
+
 // Wire types. 3 and 4 (groups) are deprecated, but still valid on the wire, so
 // an unknown group must be skipped rather than rejected; 6 and 7 do not exist.
 const VARINT = 0;
@@ -155,10 +162,24 @@ class Reader {
   lo = 0;
   hi = 0;
 
-  constructor(bytes: Uint8Array) {
+  /** Items (spans, events, links, attributes, values) decoded so far, and the most allowed. */
+  items = 0;
+  readonly maxItems: number;
+
+  constructor(bytes: Uint8Array, maxItems = Number.POSITIVE_INFINITY) {
     this.bytes = bytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.maxItems = maxItems;
+  }
+
+  /**
+   * Counts one decoded item. An empty span is 2 bytes on the wire but a few
+   * hundred in memory: the budget stops a small request expanding without end.
+   */
+  count(): void {
+    this.items += 1;
+    if (this.items > this.maxItems) throw new ProtobufItemLimitError(this.maxItems, this.pos);
   }
 
   fail(message: string, at: number): never {
@@ -363,6 +384,7 @@ function int64String(lo: number, hi: number): string {
 
 function decodeAnyValue(r: Reader, end: number, depth: number, into: AnyValueJson | undefined): AnyValueJson {
   if (depth > MAX_ANY_VALUE_DEPTH) r.fail(`AnyValue nested deeper than ${MAX_ANY_VALUE_DEPTH}`, r.pos);
+  r.count();
   // A oneof: a later member replaces an earlier one, a repeated message member merges.
   let value: AnyValueJson = into ?? {};
   while (r.pos < end) {
@@ -417,6 +439,7 @@ function decodeAnyValue(r: Reader, end: number, depth: number, into: AnyValueJso
 
 /** A KeyValue whose value sits at AnyValue nesting `depth`. */
 function decodeKeyValue(r: Reader, end: number, depth: number): KeyValueJson {
+  r.count();
   let key = '';
   let value: AnyValueJson | undefined;
   while (r.pos < end) {
@@ -477,6 +500,7 @@ function decodeStatus(r: Reader, end: number, into: StatusJson): StatusJson {
 }
 
 function decodeEvent(r: Reader, end: number): EventJson {
+  r.count();
   const event: EventJson = { timeUnixNano: '0', name: '', attributes: [], droppedAttributesCount: 0 };
   while (r.pos < end) {
     const at = r.pos;
@@ -502,6 +526,7 @@ function decodeEvent(r: Reader, end: number): EventJson {
 }
 
 function decodeLink(r: Reader, end: number): LinkJson {
+  r.count();
   const link: LinkJson = { traceId: '', spanId: '', traceState: '', attributes: [], droppedAttributesCount: 0, flags: 0 };
   while (r.pos < end) {
     const at = r.pos;
@@ -533,6 +558,7 @@ function decodeLink(r: Reader, end: number): LinkJson {
 }
 
 function decodeSpan(r: Reader, end: number): SpanJson {
+  r.count();
   const span: SpanJson = {
     traceId: '',
     spanId: '',
@@ -654,13 +680,16 @@ function decodeResourceSpans(r: Reader, end: number): ResourceSpansJson {
  * proto3 default (`'0'` for an absent end time, which readers take as an open
  * span). Unknown fields are skipped; invalid UTF-8 becomes U+FFFD.
  *
+ * `options.maxItems` (default unlimited) bounds the spans, events, links,
+ * attributes and values decoded: past it a {@link ProtobufItemLimitError}.
+ *
  * @throws {ProtobufDecodeError} on malformed input (truncation, bad wire type,
  * over-long length or varint, field number 0, unmatched groups, AnyValue
  * nested deeper than 32), and on input that is not a Uint8Array. Nothing else.
  */
-export function decodeExportTraceRequest(bytes: Uint8Array): unknown {
+export function decodeExportTraceRequest(bytes: Uint8Array, options: { readonly maxItems?: number } = {}): unknown {
   if (!(bytes instanceof Uint8Array)) throw new ProtobufDecodeError('input is not a Uint8Array at byte 0', 0);
-  const r = new Reader(bytes);
+  const r = new Reader(bytes, options.maxItems);
   const end = bytes.length;
   const request: ExportTraceRequestJson = { resourceSpans: [] };
   while (r.pos < end) {

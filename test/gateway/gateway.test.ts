@@ -181,13 +181,15 @@ describe('the gateway', () => {
   });
 
   it('answers 429 with Retry-After when it holds as much as it may, and counts the refusal', async () => {
-    const { gateway } = await start({ limits: { maxSpans: 1 }, hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1000 } });
+    const { gateway } = await start({ limits: { maxSpans: 3 }, hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1000 } });
     const spans = await agentSpans(dropAfterText);
-    const response = await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' });
+    expect((await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' })).status).toBe(200);
+    const more = await agentSpans(dropAfterText);
+    const response = await post(ProtobufTraceSerializer.serializeRequest(more)!, { 'content-type': 'application/x-protobuf' });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('5');
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
-    expect(metrics).toContain(`agent_incidents_gateway_spans_refused_total{reason="capacity"} ${spans.length}`);
+    expect(metrics).toContain(`agent_incidents_gateway_spans_refused_total{reason="capacity"} ${more.length}`);
   });
 
   it('retries an upstream that answers 503, then delivers', async () => {
@@ -237,3 +239,48 @@ describe('the gateway', () => {
     expect(upstream.received).toHaveLength(spans.length);
   });
 });
+
+describe('the gateway against hostile input', () => {
+  it('refuses with 413 a small protobuf body that would decode to too many items', async () => {
+    const { gateway } = await start({ limits: { maxRequestItems: 1000 } });
+    // One ResourceSpans, one ScopeSpans, 2,000 empty spans: 4 KB on the wire, far more in memory.
+    const spans = Buffer.from(new Array<number[]>(2000).fill([0x12, 0x00]).flat());
+    const scope = Buffer.concat([Buffer.from([0x12]), Buffer.from(varint(spans.length)), spans]);
+    const body = Buffer.concat([Buffer.from([0x0a]), Buffer.from(varint(scope.length)), scope]);
+    const response = await post(body, { 'content-type': 'application/x-protobuf' });
+    expect(response.status).toBe(413);
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+  });
+
+  it('refuses with 413 a request holding more spans than it may ever hold', async () => {
+    await start({ limits: { maxSpans: 1, maxForwardBacklogSpans: 1 } });
+    const spans = await agentSpans(dropAfterText);
+    const response = await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' });
+    expect(response.status).toBe(413);
+  });
+
+  it('rejects spans with ids of the wrong length, so they cannot poison a forwarded batch', async () => {
+    const { gateway, upstream } = await start();
+    const spans = await agentSpans(dropAfterText);
+    const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans))) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
+    json.resourceSpans[0]!.scopeSpans[0]!.spans.push({ traceId: 'abc', spanId: '', name: 'bad ids', startTimeUnixNano: '1' });
+    const response = await post(JSON.stringify(json), { 'content-type': 'application/json' });
+    expect(await response.json()).toMatchObject({ partialSuccess: { rejectedSpans: 1 } });
+    await gateway.flush();
+    expect(upstream.received.map((s) => s.name)).not.toContain('bad ids');
+  });
+
+  it('names a bad policy as a configuration error', async () => {
+    await expect(createGateway({ upstream: { endpoint: 'http://127.0.0.1:1/v1/traces' }, listen: { port: 0 }, policy: { maxAutoRetries: -1 } })).rejects.toThrow(/policy/);
+  });
+});
+
+function varint(value: number): number[] {
+  const out: number[] = [];
+  while (value >= 0x80) {
+    out.push((value & 0x7f) | 0x80);
+    value >>>= 7;
+  }
+  out.push(value);
+  return out;
+}

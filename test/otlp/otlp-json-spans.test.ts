@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeOtlpJsonSpans, spanViewOfDecoded } from '../../src/otlp/otlp-json-spans.js';
 
-const span = (extra: Record<string, unknown>) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ spanId: 'ab', startTimeUnixNano: '1700000000000000000', ...extra }] }] }] });
+const TRACE = '0af7651916cd43dd8448eb211c80319c';
+const SPAN = 'b7ad6b7169203331';
+const span = (extra: Record<string, unknown>) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: TRACE, spanId: SPAN, startTimeUnixNano: '1700000000000000000', ...extra }] }] }] });
 
 describe('decodeOtlpJsonSpans', () => {
   it.each([
@@ -12,7 +14,9 @@ describe('decodeOtlpJsonSpans', () => {
     ['a string', 'x'],
     ['resourceSpans that is not a list', { resourceSpans: 3 }],
     ['a span without id', { resourceSpans: [{ scopeSpans: [{ spans: [{ startTimeUnixNano: '1' }] }] }] }],
-    ['a span without start', { resourceSpans: [{ scopeSpans: [{ spans: [{ spanId: 'a' }] }] }] }],
+    ['a span without start', { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: TRACE, spanId: SPAN }] }] }] }],
+    ['a span id of the wrong length', { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: TRACE, spanId: 'ab', startTimeUnixNano: '1' }] }] }] }],
+    ['an all-zero trace id', { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: '0'.repeat(32), spanId: SPAN, startTimeUnixNano: '1' }] }] }] }],
   ])('skips %s without throwing', (_name, input) => {
     expect(decodeOtlpJsonSpans(input)).toEqual([]);
   });
@@ -36,6 +40,6 @@ describe('decodeOtlpJsonSpans', () => {
     expect(decoded?.attributes).toEqual({ s: 'x', i: 42, d: 1.5, b: true, a: ['p', 'q'], m: '{"k":"v"}' });
     expect(decoded?.endTimeUnixNano).toBeUndefined();
     const view = spanViewOfDecoded(decoded!);
-    expect(view).toMatchObject({ spanId: 'ab', startMillis: 1_700_000_000_000, endMillis: undefined, statusCode: 2, statusMessage: 'boom' });
+    expect(view).toMatchObject({ spanId: SPAN, startMillis: 1_700_000_000_000, endMillis: undefined, statusCode: 2, statusMessage: 'boom' });
   });
 });
