@@ -13,6 +13,21 @@ export type { IncidentSpanProcessorOptions, ResolvedOptions } from './sdk/option
 export { AttemptRecorder, RunRecorder, ToolRecorder } from './runtime/run-recorder.js';
 export type { BoundaryInput, BoundaryToolInput, RunRecorderOptions } from './runtime/run-recorder.js';
 export { recordChatCompletionStream } from './runtime/chat-completion-stream.js';
+// What a person reads: title, message, action and severity, in English and Simplified Chinese.
+export { presentIncident, PRESENTATION_LOCALES } from './presentation/present-incident.js';
+export type { IncidentPresentation, PresentationLocale, PresentIncidentOptions, Severity } from './presentation/present-incident.js';
+
+// At the package root the lifecycle's verbs say what they move: tasks.
+export {
+  canTransition as canTransitionTask,
+  InvalidTaskTransitionError,
+  isTaskState,
+  isTerminal as isTerminalTaskState,
+  TASK_STATES,
+  TASK_TRANSITIONS,
+  transition as transitionTask,
+} from './runtime/task-lifecycle.js';
+export type { TaskState } from './runtime/task-lifecycle.js';
 export type { ChatCompletionChunkLike, ChatCompletionStreamOptions } from './runtime/chat-completion-stream.js';
 
 // Pure core.
