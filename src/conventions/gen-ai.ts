@@ -7,7 +7,7 @@
 import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
 import { isOneOf } from '../model/enums.js';
-import { GEN_AI, NATIVE_ATTR, OPERATION } from '../model/native-convention.js';
+import { GEN_AI, OPERATION } from '../model/native-convention.js';
 import { classifyError } from '../derive/classify-error.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
 import {
@@ -15,6 +15,7 @@ import {
   describeSpanError,
   nativeFacts,
   parseJsonArray,
+  recordedNatively,
   runSpanExtraction,
   STATUS_ERROR,
   toolSpanFacts,
@@ -58,8 +59,7 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]):
     drafts.push({ kind: 'provider_error', error: classifyGenAiError(view), timeMillis: end, attempt: context.attempt });
   }
   // Native attempts say when nothing happened by recording nothing; plain GenAI ones cannot.
-  const nativeAttempt = numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined;
-  if (native.length > 0 || nativeAttempt) return { facts: drafts as Fact[] };
+  if (recordedNatively(view, native)) return { facts: drafts as Fact[] };
   const boundary = boundaryOf(view, context);
   if (boundary) drafts.push(boundary);
   // The semantic-convention attribute, or the metric name AI SDK 7 writes on its `chat` spans (both seconds).

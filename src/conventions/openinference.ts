@@ -11,9 +11,8 @@
  */
 import { classifyError } from '../derive/classify-error.js';
 import type { Fact, FactDraft } from '../model/facts.js';
-import { NATIVE_ATTR } from '../model/native-convention.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
-import { boundaryFromDefinitions, describeSpanError, nativeFacts, runSpanExtraction, STATUS_ERROR, toolSpanFacts, trustedClass } from './span-facts.js';
+import { boundaryFromDefinitions, describeSpanError, nativeFacts, recordedNatively, runSpanExtraction, STATUS_ERROR, toolSpanFacts, trustedClass } from './span-facts.js';
 import type { AttributeView, SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringAttr } from './span-view.js';
 
@@ -70,7 +69,7 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
 }
 
 function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft[]): Extraction {
-  if (numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined || native.length > 0) {
+  if (recordedNatively(view, native)) {
     return { facts: native as Fact[] };
   }
   const drafts: FactDraft[] = [];

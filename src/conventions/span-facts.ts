@@ -86,6 +86,15 @@ export function nativeFacts(view: SpanView, role: SpanRole, context: ExtractCont
   return drafts;
 }
 
+/**
+ * True when an attempt span's facts are recorded natively (a runtime or
+ * integration wrote, or adopted, it): its convention's own attributes then add
+ * nothing, and an attempt that recorded no event really had none.
+ */
+export function recordedNatively(view: SpanView, native: readonly FactDraft[]): boolean {
+  return native.length > 0 || numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined;
+}
+
 /** `read_only` for a tool the policy trusts, else `unknown`: a span that names a tool but not its class. */
 export function trustedClass(tool: string | undefined, context: ExtractContext): 'read_only' | 'unknown' {
   return tool !== undefined && context.trustedReadOnlyTools.includes(tool) ? 'read_only' : 'unknown';

@@ -15,7 +15,6 @@ import { classifyError } from '../derive/classify-error.js';
 import type { ErrorDescription } from '../derive/classify-error.js';
 import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
-import { NATIVE_ATTR } from '../model/native-convention.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
 import {
   boundaryFromDefinitions,
@@ -23,6 +22,7 @@ import {
   nativeFacts,
   parseJsonArray,
   parseJsonObject,
+  recordedNatively,
   runSpanExtraction,
   STATUS_ERROR,
   toolSpanFacts,
@@ -114,7 +114,7 @@ export function classifyAiSdkSpanError(view: SpanView): ErrorFact {
 
 function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft[]): Extraction {
   // The integration records every fact of the attempt natively; the span's own data adds nothing.
-  if (numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined || native.length > 0) {
+  if (recordedNatively(view, native)) {
     return { facts: native as Fact[] };
   }
   const drafts: FactDraft[] = [];

@@ -9,7 +9,7 @@
  * stand-in run span under the missing span's id; the stand-in is never
  * exported, and its incident is written on the topmost span that did arrive.
  */
-import type { Attributes, Context, HrTime, Link, Span, SpanContext , SpanKind} from '@opentelemetry/api';
+import type { Context, HrTime, Link, Span, SpanContext, SpanKind } from '@opentelemetry/api';
 import { ROOT_CONTEXT, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -19,8 +19,8 @@ import { recognise } from '../conventions/index.js';
 import type { ConventionAdapter } from '../conventions/adapter.js';
 import { RUN_ATTRIBUTE_KEYS } from '../model/attributes.js';
 import { GEN_AI, OPERATION } from '../model/native-convention.js';
-import type { DecodedSpan, DecodedValue } from '../otlp/otlp-json-spans.js';
-import { spanViewOfDecoded } from '../otlp/otlp-json-spans.js';
+import type { DecodedSpan, SpanAttributeValue } from '../otlp/otlp-json-spans.js';
+import { spanAttributesOf, spanViewOfDecoded } from '../otlp/otlp-json-spans.js';
 import { IncidentSpanProcessor } from '../sdk/incident-span-processor.js';
 import type { IncidentSpanProcessorOptions } from '../sdk/options.js';
 import type { Sanitizer } from '../sanitize/sanitizer.js';
@@ -60,16 +60,8 @@ class Collector implements SpanProcessor {
   }
 }
 
-type AttributeValue = string | number | boolean | string[] | number[] | boolean[];
-
-function attributesOf(map: Record<string, DecodedValue>): Attributes {
-  const out: Attributes = {};
-  for (const [key, value] of Object.entries(map)) {
-    if (Array.isArray(value)) out[key] = value.filter((v) => typeof v !== 'object') as AttributeValue;
-    else if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
+// Decoded attributes as the SDK takes them.
+const attributesOf = spanAttributesOf;
 
 function hr(nanos: bigint): HrTime {
   return [Number(nanos / 1_000_000_000n), Number(nanos % 1_000_000_000n)];
@@ -258,7 +250,7 @@ export class TraceFolder {
       const key = JSON.stringify(recorded.resource);
       resource = this.#resources.get(key);
       if (!resource) {
-        resource = resourceFromAttributes(sanitizeAttributeMap(attributesOf(recorded.resource), this.#sanitizer, createTally()) as Record<string, AttributeValue>);
+        resource = resourceFromAttributes(sanitizeAttributeMap(attributesOf(recorded.resource), this.#sanitizer, createTally()) as Record<string, SpanAttributeValue>);
         // A bounded cache: services are few, but hostile input must not grow it forever.
         if (this.#resources.size > 1024) this.#resources.clear();
         this.#resources.set(key, resource);

@@ -74,6 +74,19 @@ function decodeValue(raw: unknown): DecodedValue {
   return undefined;
 }
 
+/** A value a span attribute can hold (an OpenTelemetry `AttributeValue`, without `null`s). */
+export type SpanAttributeValue = string | number | boolean | string[] | number[] | boolean[];
+
+/** Decoded attributes as span attributes: nested values dropped from arrays, absent values left out. */
+export function spanAttributesOf(map: Record<string, DecodedValue>): Record<string, SpanAttributeValue> {
+  const out: Record<string, SpanAttributeValue> = {};
+  for (const [key, value] of Object.entries(map)) {
+    if (Array.isArray(value)) out[key] = value.filter((v) => typeof v !== 'object') as SpanAttributeValue;
+    else if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
 /** Decodes an OTLP `KeyValue[]` list; later duplicates win. */
 export function attributesOf(list: unknown): Record<string, DecodedValue> {
   const attributes: Record<string, DecodedValue> = {};

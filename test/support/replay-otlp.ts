@@ -4,20 +4,10 @@
  * with their attributes, events, links, status and scope; spans recorded open are
  * never ended. Parents are re-created as parents and links as links.
  */
-import type { Attributes, HrTime, Link, Span, SpanContext, TracerProvider } from '@opentelemetry/api';
+import type { HrTime, Link, Span, SpanContext, TracerProvider } from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
-import type { DecodedSpan, DecodedValue } from '../../src/otlp/otlp-json-spans.js';
-
-type AttributeValue = string | number | boolean | string[] | number[] | boolean[];
-
-function attributes(map: Record<string, DecodedValue>): Attributes {
-  const out: Attributes = {};
-  for (const [key, value] of Object.entries(map)) {
-    if (Array.isArray(value)) out[key] = value.filter((v) => typeof v !== 'object') as AttributeValue;
-    else if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
+import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
+import { spanAttributesOf as attributes } from '../../src/otlp/otlp-json-spans.js';
 
 interface Step {
   readonly at: bigint;
