@@ -11,7 +11,17 @@ export type { IncidentSpanProcessorOptions, ResolvedOptions } from './sdk/option
 
 // Runtime side.
 export { AttemptRecorder, RunRecorder, ToolRecorder } from './runtime/run-recorder.js';
-export type { BoundaryInput, BoundaryToolInput, RunRecorderOptions } from './runtime/run-recorder.js';
+export type { BoundaryInput, BoundaryToolInput, ContinuedRun, RunRecorderOptions } from './runtime/run-recorder.js';
+export type {
+  AttemptHistoryEntry,
+  AttemptUsage,
+  RecoverableRun,
+  RecoveryActionRecord,
+  RunSnapshot,
+  RunStopReason,
+} from './model/recovery.js';
+// Recovery: strategies that act on the verdict, behind one protocol, chosen by configuration.
+export * from './recovery/index.js';
 export { recordChatCompletionStream } from './runtime/chat-completion-stream.js';
 // What a person reads: title, message, action and severity, in English and Simplified Chinese.
 export { presentIncident, PRESENTATION_LOCALES } from './presentation/present-incident.js';
@@ -38,7 +48,7 @@ export { summarizeAttempt } from './derive/attempt-summary.js';
 export type { AttemptSummary } from './derive/attempt-summary.js';
 export { buildTimeline, compareFacts } from './derive/timeline.js';
 export type { Timeline } from './derive/timeline.js';
-export { classifyError, classifyToolError, describeError, safeCode } from './derive/classify-error.js';
+export { classifyError, classifyToolError, describeError, retryAfterMillis, safeCode } from './derive/classify-error.js';
 export type { ErrorDescription } from './derive/classify-error.js';
 export { DEFAULT_POLICY, resolvePolicy } from './derive/policy.js';
 export type { Policy, PolicyInput } from './derive/policy.js';
@@ -53,6 +63,8 @@ export {
   MISSING_FACTS,
   OUTCOMES,
   PHASES,
+  RECOVERY_ACTIONS,
+  RECOVERY_REASONS,
   RETRY_SAFETIES,
   RETRY_SAFETY_REASONS,
   SIDE_EFFECTS,
@@ -64,13 +76,15 @@ export type {
   MissingFact,
   Outcome,
   Phase,
+  RecoveryActionKind,
+  RecoveryReason,
   RetrySafety,
   RetrySafetyReason,
   SideEffects,
   ToolSideEffects,
 } from './model/enums.js';
 export type { AttemptRecord, ErrorFact, Fact, FactKind, RunFacts, SideEffectBoundary } from './model/facts.js';
-export type { AttemptVerdict, Incident } from './model/incident.js';
+export type { AttemptVerdict, Incident, RecoveryRecord } from './model/incident.js';
 export { GEN_AI, NATIVE_ATTR, NATIVE_EVENT, OPERATION } from './model/native-convention.js';
 
 // Conventions and sanitization.

@@ -2,8 +2,8 @@
  * Decodes the span events of the native convention into facts. Total: an event
  * with missing or mistyped attributes still gives a fact with safe defaults.
  */
-import type { CancelOrigin, LifecycleKind, ProcessCloseReason, ToolFailureKind, WatchdogPhase } from '../model/enums.js';
-import { CAUSE_DETAILS, isOneOf, TOOL_SIDE_EFFECTS } from '../model/enums.js';
+import type { CancelOrigin, LifecycleKind, ProcessCloseReason, RecoveryReason, ToolFailureKind, WatchdogPhase } from '../model/enums.js';
+import { CAUSE_DETAILS, isOneOf, RECOVERY_ACTIONS, RECOVERY_REASONS, TOOL_SIDE_EFFECTS } from '../model/enums.js';
 import type { ErrorFact, Fact, SideEffectBoundary } from '../model/facts.js';
 import { GEN_AI, NATIVE_ATTR as A, NATIVE_EVENT as E } from '../model/native-convention.js';
 import { safeCode } from '../derive/classify-error.js';
@@ -49,14 +49,17 @@ function errorOf(attributes: AttributeView | undefined): ErrorFact {
   const detail = stringAttr(attributes, A.ERROR_DETAIL);
   const code = safeCode(stringAttr(attributes, A.ERROR_CODE));
   const retryable = booleanAttr(attributes, A.ERROR_RETRYABLE);
+  const wait = numberAttr(attributes, A.ERROR_RETRY_AFTER_MS);
+  // Only present keys are set: facts compare by shape in the conformance tests.
+  const extra = wait !== undefined && Number.isFinite(wait) && wait >= 0 ? { retryAfterMillis: wait } : {};
   if (kind === 'transport' && isOneOf(CAUSE_DETAILS.provider_transport_disconnect, detail)) {
-    return { kind, detail, code, retryable };
+    return { kind, detail, code, retryable, ...extra };
   }
-  if (kind === 'transport') return { kind, detail: 'unknown', code, retryable };
+  if (kind === 'transport') return { kind, detail: 'unknown', code, retryable, ...extra };
   if (kind === 'api') {
-    return { kind, detail: isOneOf(CAUSE_DETAILS.provider_api_error, detail) ? detail : 'unknown', code, retryable };
+    return { kind, detail: isOneOf(CAUSE_DETAILS.provider_api_error, detail) ? detail : 'unknown', code, retryable, ...extra };
   }
-  return { kind: 'unknown', code, retryable };
+  return { kind: 'unknown', code, retryable, ...extra };
 }
 
 function closed<T extends string>(list: readonly T[], value: unknown, fallback: T): T {
@@ -125,6 +128,16 @@ export function decodeNativeEvent(
         lifecycle: closed<LifecycleKind>(CAUSE_DETAILS.local_lifecycle_close, stringAttr(at, A.LIFECYCLE_KIND), 'unknown_lifecycle_close'),
         // The close is ordered by when it was initiated, not when it reached the run.
         ...(initiated !== undefined && initiated <= event.timeMillis ? { timeMillis: initiated } : {}),
+      };
+    }
+    case E.RECOVERY_ACTION: {
+      const action = stringAttr(at, A.RECOVERY_ACTION);
+      if (!isOneOf(RECOVERY_ACTIONS, action)) return undefined;
+      return {
+        kind: 'recovery_action',
+        action,
+        reason: closed<RecoveryReason>(RECOVERY_REASONS, stringAttr(at, A.RECOVERY_REASON), 'unknown'),
+        strategy: safeCode(stringAttr(at, A.RECOVERY_STRATEGY)) ?? 'custom',
       };
     }
     case E.SETUP_FAILURE:

@@ -20,6 +20,56 @@ export interface ErrorDescription {
   readonly providerType?: string;
   /** The client library's own retryability hint (`APICallError.isRetryable`). */
   readonly isRetryable?: boolean;
+  /**
+   * The provider's `retry-after-ms` or `retry-after` response header, raw
+   * (`APICallError.responseHeaders`, the `openai` SDK's `APIError.headers`).
+   * {@link retryAfterMillis} reads it.
+   */
+  readonly retryAfter?: { readonly header: 'retry-after-ms' | 'retry-after'; readonly value: string };
+}
+
+/** A header read from a `Headers` instance or a plain record, case-insensitively. */
+function headerOf(headers: unknown, name: string): string | undefined {
+  if (headers === null || typeof headers !== 'object') return undefined;
+  const get = field(headers, 'get');
+  if (typeof get === 'function') {
+    try {
+      return str(get.call(headers, name));
+    } catch {
+      return undefined;
+    }
+  }
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() === name) return str(field(headers, key));
+  }
+  return undefined;
+}
+
+function retryAfterOf(error: unknown): ErrorDescription['retryAfter'] {
+  for (const headers of [field(error, 'responseHeaders'), field(error, 'headers')]) {
+    const millis = headerOf(headers, 'retry-after-ms');
+    if (millis !== undefined) return { header: 'retry-after-ms', value: millis };
+    const seconds = headerOf(headers, 'retry-after');
+    if (seconds !== undefined) return { header: 'retry-after', value: seconds };
+  }
+  return undefined;
+}
+
+/**
+ * Milliseconds to wait from a `retry-after` header: `retry-after-ms`, or
+ * `retry-after` as seconds or an HTTP date measured from `nowMillis`.
+ * Undefined for a value that is neither (never a guess).
+ */
+export function retryAfterMillis(retryAfter: ErrorDescription['retryAfter'], nowMillis: number): number | undefined {
+  if (!retryAfter) return undefined;
+  const text = retryAfter.value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    const value = Number(text);
+    return retryAfter.header === 'retry-after-ms' ? value : value * 1000;
+  }
+  if (retryAfter.header === 'retry-after-ms') return undefined;
+  const date = Date.parse(text);
+  return Number.isFinite(date) ? Math.max(0, date - nowMillis) : undefined;
 }
 
 const SAFE_CODE = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -56,6 +106,7 @@ export function describeError(error: unknown): ErrorDescription {
   let httpStatus: number | undefined;
   let providerType: string | undefined;
   let isRetryable: boolean | undefined;
+  let retryAfter: ErrorDescription['retryAfter'];
   const seen = new Set<unknown>();
   let current: unknown = error;
   while (current !== undefined && current !== null && !seen.has(current) && seen.size < MAX_CHAIN) {
@@ -74,12 +125,13 @@ export function describeError(error: unknown): ErrorDescription {
     if (httpStatus === undefined && typeof status === 'number' && Number.isInteger(status)) httpStatus = status;
     const retryable = field(current, 'isRetryable');
     if (isRetryable === undefined && typeof retryable === 'boolean') isRetryable = retryable;
+    retryAfter ??= retryAfterOf(current);
     providerType ??= str(field(field(current, 'error'), 'type')) ?? str(field(current, 'type'));
     const data = field(current, 'data');
     providerType ??= str(field(field(data, 'error'), 'type')) ?? str(field(field(data, 'error'), 'code'));
     current = field(current, 'cause');
   }
-  return { names, messages, codes, httpStatus, providerType, isRetryable };
+  return { names, messages, codes, httpStatus, providerType, isRetryable, retryAfter };
 }
 
 const TRANSPORT_CODES: ReadonlyMap<string, TransportDetail> = new Map([

@@ -3,7 +3,7 @@
  */
 import type { Cause, MissingFact, Phase, SideEffects } from '../model/enums.js';
 import type { Fact, RunFacts } from '../model/facts.js';
-import type { AttemptVerdict, Incident } from '../model/incident.js';
+import type { AttemptVerdict, Incident, RecoveryRecord } from '../model/incident.js';
 import { summarizeAttempt } from './attempt-summary.js';
 import type { Policy } from './policy.js';
 import { DEFAULT_POLICY } from './policy.js';
@@ -172,7 +172,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
   const attempts = timeline.attempts.length;
   const recoveredAttempts = timeline.recovered.length;
   const sideEffects = runSideEffects(timeline.facts);
-  const base = { sideEffects, attempts, recoveredAttempts };
+  const base = { sideEffects, attempts, recoveredAttempts, recovery: lastRecovery(timeline.facts) };
 
   if (timeline.terminal) {
     const j = judge(timeline, timeline.terminal, timeline.terminalAttempt, policy, run.progressUnknownAttempts);
@@ -227,14 +227,26 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
     sideEffects: base.sideEffects,
     attempts: base.attempts,
     recoveredAttempts: base.recoveredAttempts,
+    ...(base.recovery ? { recovery: base.recovery } : {}),
   };
 }
+
+/** The last recovery action recorded in the run, if a strategy acted. */
+function lastRecovery(facts: readonly Fact[]): RecoveryRecord | undefined {
+  for (let i = facts.length - 1; i >= 0; i--) {
+    const fact = facts[i]!;
+    if (fact.kind === 'recovery_action') return { action: fact.action, reason: fact.reason, strategy: fact.strategy };
+  }
+  return undefined;
+}
+
+type Base = Pick<Incident, 'sideEffects' | 'attempts' | 'recoveredAttempts' | 'recovery'>;
 
 function incidentOf(
   outcome: Incident['outcome'],
   j: Judgement,
   missing: MissingFact[],
-  base: Pick<Incident, 'sideEffects' | 'attempts' | 'recoveredAttempts'>,
+  base: Base,
 ): Incident {
   return {
     outcome,
@@ -250,6 +262,7 @@ function incidentOf(
     sideEffects: base.sideEffects,
     attempts: base.attempts,
     recoveredAttempts: base.recoveredAttempts,
+    ...(base.recovery ? { recovery: base.recovery } : {}),
   };
 }
 

@@ -19,6 +19,11 @@ export function incidentAttributes(incident: Incident): AttributeRecord {
     [K.ATTR_INCIDENT_SCHEMA_VERSION]: K.SCHEMA_VERSION,
   };
   if (incident.missingFacts.length > 0) attributes[K.ATTR_INCIDENT_MISSING_FACTS] = [...incident.missingFacts];
+  if (incident.recovery) {
+    attributes[K.ATTR_INCIDENT_RECOVERY_ACTION] = incident.recovery.action;
+    attributes[K.ATTR_INCIDENT_RECOVERY_REASON] = incident.recovery.reason;
+    attributes[K.ATTR_INCIDENT_RECOVERY_STRATEGY] = incident.recovery.strategy;
+  }
   if (incident.outcome === 'success') return attributes;
   if (incident.cause) attributes[K.ATTR_INCIDENT_CAUSE] = incident.cause;
   if (incident.causeDetail) attributes[K.ATTR_INCIDENT_CAUSE_DETAIL] = incident.causeDetail;

@@ -8,7 +8,7 @@
  * Version of the attribute contract, written as `incident.schema_version`.
  * Bumped whenever a key or an enum value changes (see CHANGELOG.md).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 // Run-level keys, written on the run span (`invoke_agent`).
 /** `success` | `recovered` | `failed` | `cancelled` | `incomplete`; on every run span. */
@@ -37,6 +37,12 @@ export const ATTR_INCIDENT_ERROR_CODE = 'incident.error.code';
 export const ATTR_INCIDENT_ATTEMPTS = 'incident.attempts';
 /** Attempts that failed and were followed by a retry (int). */
 export const ATTR_INCIDENT_RECOVERED_ATTEMPTS = 'incident.recovered_attempts';
+/** What the runtime's recovery strategy did last: `retry`, `resume`, `reassign`, … (RECOVERY_ACTIONS). */
+export const ATTR_INCIDENT_RECOVERY_ACTION = 'incident.recovery.action';
+/** Why the strategy chose that action (RECOVERY_REASONS). */
+export const ATTR_INCIDENT_RECOVERY_REASON = 'incident.recovery.reason';
+/** Name of the strategy that acted; bounded by the strategies a runtime registers. */
+export const ATTR_INCIDENT_RECOVERY_STRATEGY = 'incident.recovery.strategy';
 /** {@link SCHEMA_VERSION} (int). */
 export const ATTR_INCIDENT_SCHEMA_VERSION = 'incident.schema_version';
 
@@ -82,6 +88,9 @@ export const RUN_ATTRIBUTE_KEYS = [
   ATTR_INCIDENT_ERROR_CODE,
   ATTR_INCIDENT_ATTEMPTS,
   ATTR_INCIDENT_RECOVERED_ATTEMPTS,
+  ATTR_INCIDENT_RECOVERY_ACTION,
+  ATTR_INCIDENT_RECOVERY_REASON,
+  ATTR_INCIDENT_RECOVERY_STRATEGY,
   ATTR_INCIDENT_SCHEMA_VERSION,
 ] as const;
 

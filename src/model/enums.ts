@@ -140,6 +140,37 @@ export const MISSING_FACTS = [
 /** One of {@link MISSING_FACTS}. */
 export type MissingFact = (typeof MISSING_FACTS)[number];
 
+/**
+ * What a recovery strategy did about a run (`incident.recovery.action`):
+ * `retry` the request, `resume` from a checkpoint, `reassign` the task, leave
+ * it `fail`ed for good, hand the choice to the user (`offer_continue`,
+ * `ask_user`), `stop` (nothing may be retried), or `none` (nothing failed).
+ */
+export const RECOVERY_ACTIONS = ['retry', 'resume', 'reassign', 'fail', 'offer_continue', 'ask_user', 'stop', 'none'] as const;
+/** One of {@link RECOVERY_ACTIONS}. */
+export type RecoveryActionKind = (typeof RECOVERY_ACTIONS)[number];
+
+/** Why a recovery strategy chose its action (`incident.recovery.reason`). */
+export const RECOVERY_REASONS = [
+  'auto_retry_allowed',
+  'not_auto_retryable',
+  'retry_budget_exhausted',
+  'retry_after_too_long',
+  'user_cancel',
+  'local_lifecycle_close',
+  'reassignable',
+  'retries_exhausted',
+  'reassign_disabled',
+  'checkpoint_available',
+  'no_checkpoint',
+  'resume_attempts_exhausted',
+  'side_effects_unconfirmed',
+  'not_failed',
+  'unknown',
+] as const;
+/** One of {@link RECOVERY_REASONS}. */
+export type RecoveryReason = (typeof RECOVERY_REASONS)[number];
+
 /** Returns true when `value` is one of `list`; a total type guard for untrusted input. */
 export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (list as readonly string[]).includes(value);

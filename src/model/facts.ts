@@ -8,6 +8,8 @@ import type {
   CancelOrigin,
   LifecycleKind,
   ProcessCloseReason,
+  RecoveryActionKind,
+  RecoveryReason,
   ToolFailureKind,
   ToolSideEffects,
   TransportDetail,
@@ -27,6 +29,8 @@ export interface ErrorFact {
   readonly code?: string;
   /** Technical retryability of this error alone; undefined when unknown. */
   readonly retryable?: boolean;
+  /** How long the provider asked to wait before a retry (`retry-after`), in milliseconds. */
+  readonly retryAfterMillis?: number;
 }
 
 /** One tool exposed to a provider request. */
@@ -94,6 +98,13 @@ export type Fact = FactBase &
       }
     | { readonly kind: 'run_error'; readonly code?: string }
     | { readonly kind: 'child_run_side_effects'; readonly sideEffects: 'read_only' | 'unsafe' | 'unknown' }
+    | {
+        readonly kind: 'recovery_action';
+        readonly action: RecoveryActionKind;
+        readonly reason: RecoveryReason;
+        /** Name of the strategy that acted (a safe token; `custom` when it was not one). */
+        readonly strategy: string;
+      }
   );
 
 /** A fact whose sequence number is not assigned yet (the run that collects it assigns one). */

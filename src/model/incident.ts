@@ -2,7 +2,24 @@
  * The verdict about one run: what ended it, where, and what may be done next.
  * Plain data; `incidentAttributes` turns it into span attributes.
  */
-import type { Cause, MissingFact, Outcome, Phase, RetrySafety, RetrySafetyReason, SideEffects } from './enums.js';
+import type {
+  Cause,
+  MissingFact,
+  Outcome,
+  Phase,
+  RecoveryActionKind,
+  RecoveryReason,
+  RetrySafety,
+  RetrySafetyReason,
+  SideEffects,
+} from './enums.js';
+
+/** The last action a recovery strategy recorded on the run. */
+export interface RecoveryRecord {
+  readonly action: RecoveryActionKind;
+  readonly reason: RecoveryReason;
+  readonly strategy: string;
+}
 
 /** The verdict on a run (DESIGN §2). Optional fields are absent when they do not apply. */
 export interface Incident {
@@ -21,6 +38,8 @@ export interface Incident {
   readonly errorCode?: string;
   readonly attempts: number;
   readonly recoveredAttempts: number;
+  /** What the runtime's recovery strategy did last; absent when none acted. */
+  readonly recovery?: RecoveryRecord;
 }
 
 /** The verdict on one failed attempt, written under the `incident.attempt.*` keys. */

@@ -25,6 +25,8 @@ export const GEN_AI = {
   TOOL_DEFINITIONS: 'gen_ai.tool.definitions',
   INPUT_MESSAGES: 'gen_ai.input.messages',
   REQUEST_STREAM: 'gen_ai.request.stream',
+  USAGE_INPUT_TOKENS: 'gen_ai.usage.input_tokens',
+  USAGE_OUTPUT_TOKENS: 'gen_ai.usage.output_tokens',
   HTTP_STATUS: 'http.response.status_code',
   ERROR_TYPE: 'error.type',
 } as const;
@@ -56,6 +58,8 @@ export const NATIVE_EVENT = {
   LIFECYCLE_CLOSE: 'agent_incidents.lifecycle_close',
   SETUP_FAILURE: 'agent_incidents.setup_failure',
   PROCESS_EXIT: 'agent_incidents.process_exit',
+  /** What a recovery strategy did (retry, resume, reassign, …), on the run span. */
+  RECOVERY_ACTION: 'agent_incidents.recovery_action',
 } as const;
 
 /** Attribute keys of the native convention (on spans and on fact events). */
@@ -89,6 +93,27 @@ export const NATIVE_ATTR = {
   /** Number of the attempt a retry was issued for (int). */
   RETRY_OF_ATTEMPT: 'agent_incidents.retry.of_attempt',
   RETRY_DELAY_MS: 'agent_incidents.retry.delay_ms',
+  /** `retry-after` the provider sent with an error, in milliseconds (on `provider_error`). */
+  ERROR_RETRY_AFTER_MS: 'agent_incidents.error.retry_after_ms',
+  /** On a span link: how the linked span relates (`retry_of`, `resume_of`, `reassign_of`). */
+  LINK_TYPE: 'agent_incidents.link.type',
+  /** `retry` | `resume` | … ({@link RECOVERY_ACTIONS}), on `recovery_action`. */
+  RECOVERY_ACTION: 'agent_incidents.recovery.action',
+  /** Why the strategy chose the action ({@link RECOVERY_REASONS}). */
+  RECOVERY_REASON: 'agent_incidents.recovery.reason',
+  /** Name of the recovery strategy (`safeRetry`, `failAndReassign`, `checkpointResume`, or a registered one). */
+  RECOVERY_STRATEGY: 'agent_incidents.recovery.strategy',
+  /** 1-based number of this resume from a checkpoint (int), on `recovery_action` and on a resumed run. */
+  RESUME_ATTEMPT: 'agent_incidents.resume.attempt',
+  /** Failure-reassignment cycles the task went through before this execution (int). */
+  TASK_RETRY_COUNT: 'agent_incidents.task.retry_count',
+  /** Redacted context snapshot, on `recovery_action`: counts and durations, never content. */
+  SNAPSHOT_TURNS: 'agent_incidents.snapshot.turns',
+  SNAPSHOT_ATTEMPTS: 'agent_incidents.snapshot.attempts',
+  SNAPSHOT_INPUT_TOKENS: 'agent_incidents.snapshot.input_tokens',
+  SNAPSHOT_OUTPUT_TOKENS: 'agent_incidents.snapshot.output_tokens',
+  SNAPSHOT_COST_USD: 'agent_incidents.snapshot.cost_usd',
+  SNAPSHOT_DURATION_MS: 'agent_incidents.snapshot.duration_ms',
   CANCEL_ORIGIN: 'agent_incidents.cancel.origin',
   LIFECYCLE_KIND: 'agent_incidents.lifecycle.kind',
   /** When the close was initiated, epoch milliseconds (double); orders it before later failures. */

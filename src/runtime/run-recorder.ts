@@ -4,17 +4,18 @@
  * event, and derives the same verdict in-process that the processor exports,
  * from the same facts and the same pure functions.
  */
-import type { Attributes, Context, HrTime, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, HrTime, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { decodeNativeEvent } from '../conventions/native-events.js';
-import { classifyError, classifyToolError, describeError, toolErrorCode } from '../derive/classify-error.js';
-import { deriveIncident } from '../derive/derive-incident.js';
+import { classifyError, classifyToolError, describeError, retryAfterMillis, toolErrorCode } from '../derive/classify-error.js';
+import { deriveAttemptVerdict, deriveIncident } from '../derive/derive-incident.js';
 import type { Policy, PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
 import type { CancelOrigin, LifecycleKind, ProcessCloseReason, ToolSideEffects, WatchdogPhase } from '../model/enums.js';
-import type { AttemptRecord, Fact, FactDraft } from '../model/facts.js';
+import type { AttemptRecord, Fact, FactDraft, RunFacts } from '../model/facts.js';
 import { hrTimeToMillis } from '../model/hr-time.js';
 import type { Incident } from '../model/incident.js';
+import type { AttemptHistoryEntry, AttemptUsage, RecoverableRun, RecoveryActionRecord, RunSnapshot, RunStopReason } from '../model/recovery.js';
 import { GEN_AI, NATIVE_ATTR as A, NATIVE_EVENT as E, OPERATION } from '../model/native-convention.js';
 
 /** One tool exposed to a provider request. */
@@ -49,9 +50,29 @@ export interface RunRecorderOptions {
   readonly parentContext?: Context;
   /** Policy of the in-process verdict; see `Policy` for defaults. */
   readonly policy?: PolicyInput;
+  /**
+   * The run this one continues after a failure: a resume from a checkpoint
+   * or a reassigned task. The run span links to it. @default none
+   */
+  readonly continues?: ContinuedRun;
   /** Clock in epoch milliseconds (sub-millisecond precision). @default `Date.now()` at the run start, advanced by `performance.now()`, as the OpenTelemetry SDK times spans */
   readonly clock?: () => number;
 }
+
+/** The failed run a new run continues ({@link RunRecorderOptions.continues}). */
+export interface ContinuedRun {
+  /** Span context of the failed run's span (persist `run.span.spanContext()` with the checkpoint). */
+  readonly spanContext: SpanContext;
+  /** How this run continues it. */
+  readonly as: 'resume' | 'reassign';
+  /** 1-based number of this resume (`agent_incidents.resume.attempt`). */
+  readonly resumeAttempt?: number;
+  /** Reassignment cycles before this execution (`agent_incidents.task.retry_count`). */
+  readonly taskRetryCount?: number;
+}
+
+
+const LINK_TYPES = { resume: 'resume_of', reassign: 'reassign_of' } as const;
 
 function hr(millis: number): HrTime {
   const seconds = Math.floor(millis / 1000);
@@ -81,7 +102,7 @@ const REASONING_PARTS = new Set(['reasoning-start', 'reasoning-delta', 'reasonin
 const OTHER_PROGRESS_PARTS = new Set(['tool-input-delta', 'tool-result', 'tool-error', 'source', 'file']);
 
 /** Records one run. Create it with {@link RunRecorder.start}. */
-export class RunRecorder {
+export class RunRecorder implements RecoverableRun {
   /** The run span (`invoke_agent`). */
   readonly span: Span;
   readonly #tracer: Tracer;
@@ -92,6 +113,11 @@ export class RunRecorder {
   readonly #facts: Fact[] = [];
   readonly #attempts: AttemptRecord[] = [];
   readonly #open = new Set<{ readonly ended: boolean }>();
+  /** Per attempt number: its span context, end time, retry-after and usage. */
+  readonly #attemptState = new Map<number, { spanContext: SpanContext; endMillis?: number; retryAfterMillis?: number; usage?: AttemptUsage; finished?: boolean }>();
+  readonly #stop = new AbortController();
+  readonly #startMillis: number;
+  #pendingRetryOf: number | undefined;
   #seq = 0;
   #ended = false;
 
@@ -105,10 +131,18 @@ export class RunRecorder {
     if (options.providerName) attributes[GEN_AI.PROVIDER_NAME] = options.providerName;
     if (options.model) attributes[GEN_AI.REQUEST_MODEL] = options.model;
     if (options.conversationId) attributes['gen_ai.conversation.id'] = options.conversationId;
+    const links: Link[] = [];
+    const continued = options.continues;
+    if (continued) {
+      links.push({ context: continued.spanContext, attributes: { [A.LINK_TYPE]: LINK_TYPES[continued.as] } });
+      if (continued.resumeAttempt !== undefined) attributes[A.RESUME_ATTEMPT] = continued.resumeAttempt;
+      if (continued.taskRetryCount !== undefined) attributes[A.TASK_RETRY_COUNT] = continued.taskRetryCount;
+    }
     const parent = options.parentContext ?? otelContext.active();
+    this.#startMillis = this.#clock();
     this.span = this.#tracer.startSpan(
       options.agentName ? `${OPERATION.RUN} ${options.agentName}` : OPERATION.RUN,
-      { kind: SpanKind.INTERNAL, attributes, startTime: hr(this.#clock()) },
+      { kind: SpanKind.INTERNAL, attributes, links, startTime: hr(this.#startMillis) },
       parent,
     );
     this.#context = trace.setSpan(parent, this.span);
@@ -134,6 +168,15 @@ export class RunRecorder {
     return this.#ended;
   }
 
+  /**
+   * Aborted when a user cancel or a lifecycle close is recorded, with a
+   * {@link RunStopReason}: what a retry backoff waits on, so a stop during the
+   * wait abandons the retry instead of turning into a recovered run.
+   */
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
   /** Starts a provider attempt (`chat` span) and records its side-effect boundary. */
   startAttempt(options: { readonly model?: string; readonly boundary?: BoundaryInput } = {}): AttemptRecorder {
     const number = this.#attempts.length + 1;
@@ -145,14 +188,17 @@ export class RunRecorder {
     };
     if (this.#options.providerName) attributes[GEN_AI.PROVIDER_NAME] = this.#options.providerName;
     if (model) attributes[GEN_AI.REQUEST_MODEL] = model;
+    const retryLink = this.#takeRetryLink();
+    if (retryLink) attributes[A.RETRY_OF_ATTEMPT] = retryLink.number;
     const startMillis = this.#clock();
     const span = this.#tracer.startSpan(
       model ? `chat ${model}` : 'chat',
-      { kind: SpanKind.CLIENT, attributes, startTime: hr(startMillis) },
+      { kind: SpanKind.CLIENT, attributes, links: retryLink ? [retryLink.link] : [], startTime: hr(startMillis) },
       this.#context,
     );
     const key = span.spanContext().spanId;
     this.#attempts.push({ key, number, startMillis });
+    this.#attemptState.set(number, { spanContext: span.spanContext() });
     const attempt = new AttemptRecorder(this, span, key, number);
     this.#open.add(attempt);
     if (options.boundary) attempt.recordBoundary(options.boundary);
@@ -170,7 +216,14 @@ export class RunRecorder {
     const key = span.spanContext().spanId;
     // The span says it is recorded natively, so readers trust its events over its own attributes.
     span.setAttribute(A.ATTEMPT_NUMBER, number);
+    const retryLink = this.#takeRetryLink();
+    if (retryLink) {
+      span.setAttribute(A.RETRY_OF_ATTEMPT, retryLink.number);
+      // Links after start are API 1.9+; an older span simply goes without.
+      (span as { addLink?: (link: Link) => unknown }).addLink?.(retryLink.link);
+    }
     this.#attempts.push({ key, number, startMillis: startMillisOf(span) ?? this.#clock() });
+    this.#attemptState.set(number, { spanContext: span.spanContext() });
     const attempt = new AttemptRecorder(this, span, key, number, false);
     this.#open.add(attempt);
     if (options.boundary) attempt.recordBoundary(options.boundary);
@@ -229,11 +282,93 @@ export class RunRecorder {
     return tool;
   }
 
-  /** Records that an automatic retry of `attempt` was issued (before its backoff). */
-  retryIssued(attempt: AttemptRecorder, options: { readonly delayMillis?: number } = {}): void {
-    const attributes: Attributes = { [A.RETRY_OF_ATTEMPT]: attempt.number };
+  /**
+   * Records that an automatic retry of `attempt` (a recorder or its number)
+   * was issued, before its backoff. The next attempt started links to it
+   * (`agent_incidents.link.type` = `retry_of`).
+   */
+  retryIssued(attempt: AttemptRecorder | number, options: { readonly delayMillis?: number } = {}): void {
+    const number = typeof attempt === 'number' ? attempt : attempt.number;
+    const attributes: Attributes = { [A.RETRY_OF_ATTEMPT]: number };
     if (options.delayMillis !== undefined) attributes[A.RETRY_DELAY_MS] = options.delayMillis;
     this.record(this.span, E.RETRY_ISSUED, attributes, undefined);
+    if (!this.#ended) this.#pendingRetryOf = number;
+  }
+
+  /**
+   * Records what a recovery strategy did (`agent_incidents.recovery_action`
+   * on the run span, with the redacted snapshot when given). The processor
+   * folds the last one into `incident.recovery.*`, as {@link incident} does.
+   */
+  recoveryAction(record: RecoveryActionRecord): void {
+    const attributes: Attributes = {
+      [A.RECOVERY_ACTION]: record.action,
+      [A.RECOVERY_REASON]: record.reason,
+      [A.RECOVERY_STRATEGY]: record.strategy,
+    };
+    if (record.delayMillis !== undefined) attributes[A.RETRY_DELAY_MS] = record.delayMillis;
+    if (record.resumeAttempt !== undefined) attributes[A.RESUME_ATTEMPT] = record.resumeAttempt;
+    if (record.taskRetryCount !== undefined) attributes[A.TASK_RETRY_COUNT] = record.taskRetryCount;
+    const snapshot = record.snapshot;
+    if (snapshot) {
+      attributes[A.SNAPSHOT_TURNS] = snapshot.turns;
+      attributes[A.SNAPSHOT_ATTEMPTS] = snapshot.attempts;
+      attributes[A.SNAPSHOT_INPUT_TOKENS] = snapshot.inputTokens;
+      attributes[A.SNAPSHOT_OUTPUT_TOKENS] = snapshot.outputTokens;
+      attributes[A.SNAPSHOT_DURATION_MS] = snapshot.durationMillis;
+      if (snapshot.costUsd !== undefined) attributes[A.SNAPSHOT_COST_USD] = snapshot.costUsd;
+    }
+    this.record(this.span, E.RECOVERY_ACTION, attributes, undefined);
+  }
+
+  /** Each attempt so far with its own verdict: the attempt history a recovery strategy reads. */
+  attemptHistory(): AttemptHistoryEntry[] {
+    const run = this.#runFacts();
+    const retried = new Set(this.#facts.flatMap((f) => (f.kind === 'retry_issued' && f.ofAttempt !== undefined ? [f.ofAttempt] : [])));
+    return this.#attempts.map((a) => {
+      const state = this.#attemptState.get(a.number);
+      const verdict = deriveAttemptVerdict(run, a.key, this.#policy);
+      return {
+        number: a.number,
+        startMillis: a.startMillis,
+        ...(state?.endMillis !== undefined ? { endMillis: state.endMillis } : {}),
+        retried: retried.has(a.key),
+        ...(verdict ? { verdict } : {}),
+        ...(state?.retryAfterMillis !== undefined ? { retryAfterMillis: state.retryAfterMillis } : {}),
+      };
+    });
+  }
+
+  /** A redacted snapshot of the run now: counts, tokens, cost, durations and the verdict's enums. */
+  snapshot(): RunSnapshot {
+    const incident = this.incident();
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let costUsd: number | undefined;
+    let turns = 0;
+    const durations: number[] = [];
+    for (const a of this.#attempts) {
+      const state = this.#attemptState.get(a.number);
+      if (state?.finished) turns++;
+      if (state?.endMillis !== undefined) durations.push(Math.max(0, state.endMillis - a.startMillis));
+      inputTokens += state?.usage?.inputTokens ?? 0;
+      outputTokens += state?.usage?.outputTokens ?? 0;
+      if (state?.usage?.costUsd !== undefined) costUsd = (costUsd ?? 0) + state.usage.costUsd;
+    }
+    return {
+      turns,
+      attempts: incident.attempts,
+      recoveredAttempts: incident.recoveredAttempts,
+      inputTokens,
+      outputTokens,
+      ...(costUsd !== undefined ? { costUsd } : {}),
+      durationMillis: Math.max(0, this.#clock() - this.#startMillis),
+      attemptDurationsMillis: durations,
+      outcome: incident.outcome,
+      ...(incident.cause ? { cause: incident.cause } : {}),
+      ...(incident.causeDetail ? { causeDetail: incident.causeDetail } : {}),
+      ...(incident.phase ? { phase: incident.phase } : {}),
+    };
   }
 
   /**
@@ -250,6 +385,7 @@ export class RunRecorder {
   /** Records that the user (or the client) cancelled the run. */
   userCancel(origin: CancelOrigin = 'user_stop'): void {
     this.record(this.span, E.USER_CANCEL, { [A.CANCEL_ORIGIN]: origin }, undefined);
+    this.#abort({ cause: 'user_cancel' });
   }
 
   /**
@@ -261,6 +397,7 @@ export class RunRecorder {
     const initiated = options.initiatedAt instanceof Date ? options.initiatedAt.getTime() : options.initiatedAt;
     if (initiated !== undefined && Number.isFinite(initiated)) attributes[A.LIFECYCLE_INITIATED_AT] = initiated;
     this.record(this.span, E.LIFECYCLE_CLOSE, attributes, undefined);
+    this.#abort({ cause: 'local_lifecycle_close' });
   }
 
   /** Records that building the provider request failed before any attempt. */
@@ -282,16 +419,7 @@ export class RunRecorder {
    * functions the processor uses on the exported spans.
    */
   incident(): Incident {
-    const open = this.#ended ? [...this.#open].filter((o) => !o.ended) : [];
-    return deriveIncident(
-      {
-        facts: this.#facts,
-        attempts: this.#attempts,
-        openChildren: open.length > 0,
-        truncatedAttempts: open.filter((o): o is AttemptRecorder => o instanceof AttemptRecorder).map((a) => a.key),
-      },
-      this.#policy,
-    );
+    return deriveIncident(this.#runFacts(), this.#policy);
   }
 
   /** Ends the run span (once) and returns the final verdict. */
@@ -301,6 +429,16 @@ export class RunRecorder {
       this.span.end(hr(this.#clock()));
     }
     return this.incident();
+  }
+
+  /** @internal The attempt's end, retry-after and usage, for history and snapshots. */
+  attemptEnded(number: number, details: { readonly retryAfterMillis?: number; readonly usage?: AttemptUsage; readonly finished?: boolean }): void {
+    const state = this.#attemptState.get(number);
+    if (!state || state.endMillis !== undefined) return;
+    state.endMillis = this.#clock();
+    if (details.retryAfterMillis !== undefined) state.retryAfterMillis = details.retryAfterMillis;
+    if (details.usage) state.usage = details.usage;
+    if (details.finished) state.finished = true;
   }
 
   /** @internal Records a native fact event on `span` and keeps the decoded fact. */
@@ -339,6 +477,29 @@ export class RunRecorder {
   #push(draft: FactDraft): void {
     if (this.#ended) return;
     this.#facts.push({ ...draft, seq: draft.seq ?? 1_000_000_000 + this.#facts.length } as Fact);
+  }
+
+  #runFacts(): RunFacts {
+    const open = this.#ended ? [...this.#open].filter((o) => !o.ended) : [];
+    return {
+      facts: this.#facts,
+      attempts: this.#attempts,
+      openChildren: open.length > 0,
+      truncatedAttempts: open.filter((o): o is AttemptRecorder => o instanceof AttemptRecorder).map((a) => a.key),
+    };
+  }
+
+  #abort(reason: RunStopReason): void {
+    if (!this.#ended && !this.#stop.signal.aborted) this.#stop.abort(reason);
+  }
+
+  /** The link of the next attempt to the one a retry was issued for, once. */
+  #takeRetryLink(): { readonly number: number; readonly link: Link } | undefined {
+    const number = this.#pendingRetryOf;
+    this.#pendingRetryOf = undefined;
+    const spanContext = number === undefined ? undefined : this.#attemptState.get(number)?.spanContext;
+    if (number === undefined || !spanContext) return undefined;
+    return { number, link: { context: spanContext, attributes: { [A.LINK_TYPE]: 'retry_of', [A.RETRY_OF_ATTEMPT]: number } } };
   }
 
   #attemptAt(timeMillis: number): string | undefined {
@@ -481,14 +642,18 @@ export class AttemptRecorder {
    * Records the error that ended the attempt (classified from its cause chain:
    * `TypeError: terminated` → `UND_ERR_SOCKET`) and ends the attempt as failed.
    */
-  fail(error: unknown): void {
+  fail(error: unknown, options: { readonly retryAfterMillis?: number } = {}): void {
     if (this.#ended) return;
-    const classified = classifyError(describeError(error));
+    const description = describeError(error);
+    const classified = classifyError(description);
     const attributes: Attributes = { [A.ERROR_KIND]: classified.kind };
     if (classified.detail) attributes[A.ERROR_DETAIL] = classified.detail;
     if (classified.code) attributes[A.ERROR_CODE] = classified.code;
     if (classified.retryable !== undefined) attributes[A.ERROR_RETRYABLE] = classified.retryable;
+    const wait = options.retryAfterMillis ?? retryAfterMillis(description.retryAfter, this.#run.now());
+    if (wait !== undefined && Number.isFinite(wait) && wait >= 0) attributes[A.ERROR_RETRY_AFTER_MS] = wait;
     this.#record(E.PROVIDER_ERROR, attributes);
+    this.#run.attemptEnded(this.number, { retryAfterMillis: attributes[A.ERROR_RETRY_AFTER_MS] as number | undefined });
     if (this.#owned && error instanceof Error) this.span.recordException(error, this.#run.hrTime(this.#run.now()));
     const message = error instanceof Error ? error.message : String(error);
     this.#end(SpanStatusCode.ERROR, message, classified.code ?? classified.detail ?? '_OTHER');
@@ -503,10 +668,14 @@ export class AttemptRecorder {
   }
 
   /** Records that the attempt's stream finished normally and ends the attempt. */
-  finish(options: { readonly finishReasons?: readonly string[] } = {}): void {
+  finish(options: { readonly finishReasons?: readonly string[]; readonly usage?: AttemptUsage } = {}): void {
     if (this.#ended) return;
     if (options.finishReasons) this.span.setAttribute(GEN_AI.FINISH_REASONS, [...options.finishReasons]);
+    const usage = options.usage;
+    if (usage?.inputTokens !== undefined) this.span.setAttribute(GEN_AI.USAGE_INPUT_TOKENS, usage.inputTokens);
+    if (usage?.outputTokens !== undefined) this.span.setAttribute(GEN_AI.USAGE_OUTPUT_TOKENS, usage.outputTokens);
     this.#record(E.ATTEMPT_FINISHED, {});
+    this.#run.attemptEnded(this.number, { usage, finished: true });
     this.#end(SpanStatusCode.UNSET);
   }
 
@@ -524,6 +693,7 @@ export class AttemptRecorder {
   #end(code: SpanStatusCode, message?: string, errorType?: string): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#run.attemptEnded(this.number, {});
     if (!this.#owned) {
       this.#run.closed(this);
       return;

@@ -1,0 +1,124 @@
+/**
+ * safeRetry: retries a failed provider request automatically, and only when
+ * the verdict says `auto_retry` — no visible output, no tool ran, the error
+ * is retryable — and the task execution still has budget. The budget lives in
+ * a {@link CounterStore}, so a restart does not hand out a fresh one.
+ */
+import type { RecoveryReason } from '../model/enums.js';
+import type { RunStopReason } from '../model/recovery.js';
+import { backoffDelay, waitUnlessAborted } from './backoff.js';
+import type { CounterStore } from './counter-store.js';
+import { InMemoryCounterStore } from './counter-store.js';
+import { preemptedAction, recorded } from './decide.js';
+import type { DeferAction, RecoveryAction, RecoveryContext, RecoveryStrategy } from './strategy.js';
+import type { Task } from './task.js';
+import { executionKey, moveTask } from './task.js';
+
+/** Options of {@link safeRetry}. */
+export interface SafeRetryOptions {
+  /**
+   * Automatic retries per task execution. The run's own policy budget
+   * (`maxAutoRetries`) applies too: past it the verdict itself stops saying
+   * `auto_retry`. @default 1
+   */
+  readonly maxRetries?: number;
+  /** Backoff before the first retry, before jitter. @default 1000 */
+  readonly baseDelayMillis?: number;
+  /** Upper bound of a computed backoff. @default 30000 */
+  readonly maxDelayMillis?: number;
+  /**
+   * The longest `retry-after` honoured; a provider asking for more gets
+   * `ask_user` (`retry_after_too_long`) instead of a silent long wait. @default 60000
+   */
+  readonly maxRetryAfterMillis?: number;
+  /** Where retries used are counted. @default a new InMemoryCounterStore */
+  readonly store?: CounterStore;
+  /** Source of jitter, in [0, 1). @default Math.random */
+  readonly random?: () => number;
+}
+
+/** The registered name of {@link safeRetry}. */
+export const SAFE_RETRY = 'safeRetry';
+
+const NAME = SAFE_RETRY;
+
+/** What the verdict asks for when it is not an automatic retry. */
+function deferred(context: RecoveryContext): DeferAction {
+  const { incident } = context;
+  const task: Task = moveTask(context.task, 'FAILED');
+  switch (incident.retrySafety) {
+    case 'offer_continue':
+      return { kind: 'offer_continue', reason: 'not_auto_retryable', strategy: NAME, task };
+    case 'do_not_retry':
+      return { kind: 'stop', reason: 'not_auto_retryable', strategy: NAME, task };
+    default: {
+      const reason: RecoveryReason = incident.retrySafetyReason === 'retry_budget_exhausted' ? 'retry_budget_exhausted' : 'not_auto_retryable';
+      return { kind: 'ask_user', reason, strategy: NAME, task };
+    }
+  }
+}
+
+function positiveInt(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) throw new RangeError(`safeRetry: ${name} must be an integer >= ${min}, got ${value}`);
+  return value;
+}
+
+/**
+ * Creates the safeRetry strategy. `recover` waits out the backoff itself
+ * (exponential with equal jitter, or the provider's `retry-after`) and
+ * records `retry_issued` on the run before it. A user cancel or lifecycle
+ * close recorded during the wait abandons the retry: the action is `stop` and
+ * the run reads `cancelled` or closed, never `recovered`.
+ * @example
+ * const strategy = safeRetry({ maxRetries: 1 });
+ * const action = await strategy.recover(recoveryContext(run, task));
+ * if (action.kind === 'retry') attempt = run.startAttempt({ boundary });
+ */
+export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
+  const maxRetries = positiveInt('maxRetries', options.maxRetries ?? 1, 0);
+  const backoff = {
+    baseDelayMillis: positiveInt('baseDelayMillis', options.baseDelayMillis ?? 1000, 0),
+    maxDelayMillis: positiveInt('maxDelayMillis', options.maxDelayMillis ?? 30_000, 0),
+  };
+  const maxRetryAfterMillis = positiveInt('maxRetryAfterMillis', options.maxRetryAfterMillis ?? 60_000, 0);
+  const store = options.store ?? new InMemoryCounterStore();
+  const random = options.random ?? Math.random;
+
+  async function recover(context: RecoveryContext): Promise<RecoveryAction> {
+    const preempted = preemptedAction(context, NAME);
+    if (preempted) return recorded(context, preempted);
+    // The verdict is decided on the last attempt's own facts (DESIGN §3), so a
+    // second failure is never judged by the first attempt's clean record.
+    if (context.incident.retrySafety !== 'auto_retry') return recorded(context, deferred(context));
+    const failed = context.attempts.at(-1);
+    const key = executionKey(context.task);
+    const used = (await store.get(key)) ?? 0;
+    if (failed === undefined || used >= maxRetries) {
+      return recorded(context, { kind: 'ask_user', reason: 'retry_budget_exhausted', strategy: NAME, task: moveTask(context.task, 'FAILED') });
+    }
+    const asked = failed.retryAfterMillis;
+    if (asked !== undefined && asked > maxRetryAfterMillis) {
+      return recorded(context, { kind: 'ask_user', reason: 'retry_after_too_long', strategy: NAME, task: moveTask(context.task, 'FAILED') });
+    }
+    // The server's word wins over our schedule; jitter would only wait longer.
+    const delayMillis = asked ?? backoffDelay(used + 1, backoff, random);
+    // Counted before the wait: a crash during the backoff must not give the retry back.
+    await store.set(key, used + 1);
+    context.run?.retryIssued(failed.number, { delayMillis });
+    const waited = await waitUnlessAborted(delayMillis, context.run?.signal);
+    if (!waited) {
+      const stop = (context.run?.signal.reason as RunStopReason | undefined)?.cause ?? 'user_cancel';
+      const task = moveTask(context.task, stop === 'user_cancel' ? 'CANCELLED' : 'INTERRUPTED');
+      return recorded(context, { kind: 'stop', reason: stop, strategy: NAME, task });
+    }
+    return recorded(context, { kind: 'retry', reason: 'auto_retry_allowed', strategy: NAME, task: context.task, attempt: failed.number, delayMillis });
+  }
+
+  return {
+    name: NAME,
+    recover,
+    async finalize(task: Task): Promise<void> {
+      await store.delete(executionKey(task));
+    },
+  };
+}
