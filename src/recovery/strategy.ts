@@ -66,7 +66,7 @@ export interface FailureAction extends ActionBase<'reassign' | 'fail'> {
 }
 
 /** Hand the choice to the user, stop for good, or nothing to do. */
-export interface DeferAction extends ActionBase<'offer_continue' | 'ask_user' | 'stop' | 'none'> {}
+export type DeferAction = ActionBase<'offer_continue' | 'ask_user' | 'stop' | 'none'>;
 
 /** What a strategy decided. */
 export type RecoveryAction = RetryAction | ResumeAction | FailureAction | DeferAction;
