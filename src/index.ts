@@ -21,7 +21,47 @@ export type {
   RunStopReason,
 } from './model/recovery.js';
 // Recovery: strategies that act on the verdict, behind one protocol, chosen by configuration.
-export * from './recovery/index.js';
+export {
+  backoffDelay,
+  CHECKPOINT_RESUME,
+  checkpointResume,
+  createRecoveryRegistry,
+  createTask,
+  executionKey,
+  FAIL_AND_REASSIGN,
+  failAndReassign,
+  InMemoryCounterStore,
+  moveTask,
+  reassignTask,
+  RecoveryConfigError,
+  recoveryConfigSchema,
+  recoveryContext,
+  RecoveryRegistry,
+  SAFE_RETRY,
+  safeRetry,
+  sideEffectsMayHaveHappened,
+  waitUnlessAborted,
+} from './recovery/index.js';
+export type {
+  BackoffOptions,
+  Checkpoint,
+  CheckpointResumeOptions,
+  CounterStore,
+  DeferAction,
+  FailAndReassignOptions,
+  FailureAction,
+  InMemoryCounterStoreOptions,
+  RecoveryAction,
+  RecoveryConfig,
+  RecoveryContext,
+  RecoveryServices,
+  RecoveryStrategy,
+  RecoveryStrategyFactory,
+  ResumeAction,
+  RetryAction,
+  SafeRetryOptions,
+  Task,
+} from './recovery/index.js';
 export { recordChatCompletionStream } from './runtime/chat-completion-stream.js';
 // What a person reads: title, message, action and severity, in English and Simplified Chinese.
 export { presentIncident, PRESENTATION_LOCALES } from './presentation/present-incident.js';
