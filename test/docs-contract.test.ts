@@ -15,8 +15,11 @@ import {
   NATIVE_ATTR,
   NATIVE_EVENT,
   OPERATION,
+  createRecoveryRegistry,
   OUTCOMES,
   PHASES,
+  RECOVERY_ACTIONS,
+  RECOVERY_REASONS,
   RETRY_SAFETIES,
   RETRY_SAFETY_REASONS,
   SIDE_EFFECTS,
@@ -25,6 +28,7 @@ import {
 
 const attributesDoc = readFileSync(new URL('../docs/attributes.md', import.meta.url), 'utf8');
 const conventionsDoc = readFileSync(new URL('../docs/conventions.md', import.meta.url), 'utf8');
+const recoveryDoc = readFileSync(new URL('../docs/recovery.md', import.meta.url), 'utf8');
 
 /** The text under `heading` (exact heading text), up to the next heading of the same or a higher level. */
 function section(markdown: string, heading: string): string {
@@ -94,6 +98,8 @@ describe('docs/attributes.md', () => {
     ['Side effects', SIDE_EFFECTS],
     ['Tool side-effect classes', TOOL_SIDE_EFFECTS],
     ['Missing-fact markers', MISSING_FACTS],
+    ['Recovery actions', RECOVERY_ACTIONS],
+    ['Recovery reasons', RECOVERY_REASONS],
   ];
   it.each(lists)('lists every value of the closed list "%s", and no other, in the code order', (heading, values) => {
     expect(firstColumn(section(attributesDoc, heading))).toEqual([...values]);
@@ -142,5 +148,21 @@ describe('docs/conventions.md', () => {
     known.add('agent_incidents.boundary.*_tools');
     const unknown = [...backticked(conventionsDoc)].filter((t) => /^agent_incidents\.[a-z_.*]+$/.test(t) && !known.has(t));
     expect(unknown).toEqual([]);
+  });
+});
+
+describe('docs/recovery.md', () => {
+  const registry = createRecoveryRegistry();
+  /** Options that come as services or constructor arguments, not from configuration. */
+  const CODE_ONLY = new Set(['store', 'random', 'loadCheckpoint', 'confirmSideEffects']);
+
+  it.each(registry.names())('documents every configurable option of %s, and only options it has', (name) => {
+    const documented = firstColumn(section(recoveryDoc, name)).map((option) => option.replace(/\(.*\)$/, ''));
+    const configurable = registry.optionKeys(name) ?? [];
+    expect(documented.filter((option) => !CODE_ONLY.has(option)).sort()).toEqual([...configurable].sort());
+  });
+
+  it('shows every action kind in the protocol table', () => {
+    expect(firstColumn(section(recoveryDoc, 'The protocol')).sort()).toEqual([...RECOVERY_ACTIONS].sort());
   });
 });

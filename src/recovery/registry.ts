@@ -98,6 +98,12 @@ export class RecoveryRegistry {
     return this;
   }
 
+  /** The option keys a strategy's schema declares, or undefined when its schema is not an object. */
+  optionKeys(name: string): string[] | undefined {
+    const schema = this.#registrations.get(name)?.schema;
+    return schema instanceof z.ZodObject ? Object.keys(schema.shape) : undefined;
+  }
+
   /** Registered names, built-ins first. */
   names(): string[] {
     return [...this.#registrations.keys()];

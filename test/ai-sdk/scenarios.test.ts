@@ -9,7 +9,7 @@
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { incidentAttributes } from '../../src/index.js';
+import { incidentAttributes, NATIVE_ATTR } from '../../src/index.js';
 import { startFakeProvider } from '../../src/testing/fake-provider.js';
 import type { Row, Want } from './rows.js';
 import { rows } from './rows.js';
@@ -51,6 +51,13 @@ describe('with the AI SDK integration', () => {
     expect(pick(exported, inProcess)).toEqual(inProcess);
     if (row.helper['incident.outcome'] === 'cancelled') expect(outcome.run?.status.code).not.toBe(2);
     expect(outcome.spans).toHaveLength(outcome.started);
+    // Each SDK retry is linked to the attempt it retries.
+    const retries = outcome.spans.filter((s) => s.attributes[NATIVE_ATTR.RETRY_OF_ATTEMPT] !== undefined);
+    expect(retries.length > 0).toBe(Number(exported['incident.recovered_attempts'] ?? 0) > 0 || row.helper['incident.retry_safety.reason'] === 'retry_budget_exhausted');
+    for (const retry of retries) {
+      const retried = outcome.spans.find((s) => s.attributes[NATIVE_ATTR.ATTEMPT_NUMBER] === retry.attributes[NATIVE_ATTR.RETRY_OF_ATTEMPT]);
+      expect(retry.links.map((l) => [l.context.spanId, l.attributes?.[NATIVE_ATTR.LINK_TYPE]])).toEqual([[retried?.spanContext().spanId, 'retry_of']]);
+    }
   });
 });
 
