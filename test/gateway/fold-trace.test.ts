@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TraceFolder } from '../../src/gateway/fold-trace.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { createSanitizer } from '../../src/sanitize/sanitizer.js';
+import type { Incident } from '../../src/index.js';
+import { createTask, incidentAttributes, recoveryContext, safeRetry } from '../../src/index.js';
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
 
 const folder = new TraceFolder({}, createSanitizer());
@@ -18,10 +20,10 @@ afterAll(() => folder.shutdown());
 const fixture = (name: string) => decodeOtlpJsonSpans(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'traces', `${name}.otlp.json`), 'utf8')));
 
 /** A trace recorded by RunRecorder, as an OTLP/JSON request, without the processor (raw spans). */
-async function recordedTrace(build: (run: ReturnType<ReturnType<typeof createPipeline>['startRun']>) => void) {
+async function recordedTrace(build: (run: ReturnType<ReturnType<typeof createPipeline>['startRun']>) => void | Promise<void>) {
   const pipeline = createPipeline({ sanitization: { mode: 'off' } });
   const run = pipeline.startRun();
-  build(run);
+  await build(run);
   run.end();
   await pipeline.provider.forceFlush();
   const json = new TextDecoder().decode(JsonTraceSerializer.serializeRequest(pipeline.spans()));
@@ -64,6 +66,27 @@ describe('TraceFolder', () => {
     expect(judged[0]?.name.startsWith('chat')).toBe(true);
     expect(judged[0]?.attributes).toMatchObject({ 'incident.cause.detail': 'run_never_ended', 'incident.side_effects': 'unsafe' });
     expect(judged[0]?.attributes['incident.missing_facts']).toContain('run_never_ended');
+  });
+
+  it('folds what a recovery strategy did exactly as the runtime recorded it, links included', async () => {
+    let inProcess: Incident | undefined;
+    const spans = await recordedTrace(async (run) => {
+      const first = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+      first.watchdogFired({ phase: 'connect' });
+      const action = await safeRetry({ baseDelayMillis: 1, maxDelayMillis: 1 }).recover(recoveryContext(run, createTask('g', 'IN_PROGRESS')));
+      expect(action.kind).toBe('retry');
+      const second = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+      second.chunk('text-delta');
+      second.finish();
+      inProcess = run.incident();
+    });
+    const { spans: out } = await folder.fold(spans);
+    const runSpan = out.find((s) => s.name.startsWith('invoke_agent'))!;
+    const own = incidentAttributes(inProcess!);
+    expect(Object.fromEntries(Object.keys(own).map((key) => [key, runSpan.attributes[key]]))).toEqual(own);
+    expect(runSpan.attributes['incident.recovery.action']).toBe('retry');
+    const retry = out.find((s) => s.attributes['agent_incidents.retry.of_attempt'] === 1)!;
+    expect(retry.links.map((l) => l.attributes?.['agent_incidents.link.type'])).toEqual(['retry_of']);
   });
 
   it('keeps the cause of a crashed run that failed before it died', async () => {
