@@ -90,13 +90,15 @@ export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
     // The verdict is decided on the last attempt's own facts (DESIGN §3), so a
     // second failure is never judged by the first attempt's clean record.
     if (context.incident.retrySafety !== 'auto_retry') return recorded(context, deferred(context));
+    // A run can fail retryably with no provider attempt (an agent process that
+    // exited with a stream error): then the whole run is what is retried.
     const failed = context.attempts.at(-1);
     const key = executionKey(context.task);
     const used = (await store.get(key)) ?? 0;
-    if (failed === undefined || used >= maxRetries) {
+    if (used >= maxRetries) {
       return recorded(context, { kind: 'ask_user', reason: 'retry_budget_exhausted', strategy: NAME, task: moveTask(context.task, 'FAILED') });
     }
-    const asked = failed.retryAfterMillis;
+    const asked = failed?.retryAfterMillis;
     if (asked !== undefined && asked > maxRetryAfterMillis) {
       return recorded(context, { kind: 'ask_user', reason: 'retry_after_too_long', strategy: NAME, task: moveTask(context.task, 'FAILED') });
     }
@@ -104,14 +106,14 @@ export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
     const delayMillis = asked ?? backoffDelay(used + 1, backoff, random);
     // Counted before the wait: a crash during the backoff must not give the retry back.
     await store.set(key, used + 1);
-    context.run?.retryIssued(failed.number, { delayMillis });
+    if (failed) context.run?.retryIssued(failed.number, { delayMillis });
     const waited = await waitUnlessAborted(delayMillis, context.run?.signal);
     if (!waited) {
       const stop = (context.run?.signal.reason as RunStopReason | undefined)?.cause ?? 'user_cancel';
       const task = moveTask(context.task, stop === 'user_cancel' ? 'CANCELLED' : 'INTERRUPTED');
       return recorded(context, { kind: 'stop', reason: stop, strategy: NAME, task });
     }
-    return recorded(context, { kind: 'retry', reason: 'auto_retry_allowed', strategy: NAME, task: context.task, attempt: failed.number, delayMillis });
+    return recorded(context, { kind: 'retry', reason: 'auto_retry_allowed', strategy: NAME, task: context.task, attempt: failed?.number ?? 0, delayMillis });
   }
 
   return {

@@ -45,7 +45,7 @@ interface ActionBase<K extends RecoveryActionKind> {
 
 /** Retry the failed request now: the backoff already elapsed. */
 export interface RetryAction extends ActionBase<'retry'> {
-  /** Number of the failed attempt being retried. */
+  /** Number of the failed attempt being retried; 0 when the run failed with no provider attempt. */
   readonly attempt: number;
   /** The backoff that was waited. */
   readonly delayMillis: number;

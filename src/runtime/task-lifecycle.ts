@@ -25,7 +25,9 @@ export const TASK_TRANSITIONS: Readonly<Record<TaskState, readonly TaskState[]>>
   // (SO149, seed-taxonomy §F.2) for setup failures that happen before work
   // starts (cf. cause `request_setup_failure`); without it such a task could
   // only be faked through IN_PROGRESS or silently unassigned, losing the failure.
-  ASSIGNED: Object.freeze(['IN_PROGRESS', 'CANCELLED', 'CREATED', 'FAILED'] as const),
+  // INTERRUPTED as in the source system (§F.2): a host shutting down before
+  // the agent started still interrupts the task, and recovery restarts it.
+  ASSIGNED: Object.freeze(['IN_PROGRESS', 'CANCELLED', 'CREATED', 'FAILED', 'INTERRUPTED'] as const),
   // Work ends in success, a failure, an interruption (shutdown, lost stream),
   // or a user cancel. A checkpoint resume stays IN_PROGRESS (§F.3), so it needs no row.
   IN_PROGRESS: Object.freeze(['COMPLETED', 'FAILED', 'INTERRUPTED', 'CANCELLED'] as const),

@@ -167,19 +167,24 @@ describe('checkpointResume', () => {
     expect(seen).toEqual(['unsafe_side_effect_started']);
   });
 
-  it('a resumed run links to the failed run and carries its resume number', async () => {
+  it.each([
+    { as: 'resume' as const, attribute: NATIVE_ATTR.RESUME_ATTEMPT, link: 'resume_of' },
+    { as: 'reassign' as const, attribute: NATIVE_ATTR.TASK_RETRY_COUNT, link: 'reassign_of' },
+  ])('a run that continues a failed one ($as) links to it and carries its number', async ({ as, attribute, link }) => {
     const pipeline = createPipeline();
     const failed = crashedRun(pipeline);
-    const action = await recover(checkpointResume({ loadCheckpoint: () => checkpoint }), failed, createTask('c5', 'IN_PROGRESS'));
+    const strategy = as === 'resume' ? checkpointResume({ loadCheckpoint: () => checkpoint }) : failAndReassign();
+    const action = await recover(strategy, failed, createTask('c5', 'IN_PROGRESS'));
     failed.end();
-    if (action.kind !== 'resume') throw new Error(`expected resume, got ${action.kind}`);
-    const resumed = Recorder.start({ tracer: pipeline.tracer, continues: { spanContext: failed.span.spanContext(), as: 'resume', resumeAttempt: action.resumeAttempt } });
-    resumed.startAttempt({ boundary: { tools: [] } }).finish();
-    resumed.end();
-    const [, span] = pipeline.runSpans();
-    expect(span!.attributes[NATIVE_ATTR.RESUME_ATTEMPT]).toBe(1);
-    expect(span!.links.map((l) => [l.context.spanId, l.attributes?.[NATIVE_ATTR.LINK_TYPE]])).toEqual([[failed.span.spanContext().spanId, 'resume_of']]);
-    expect(pipeline.runSpans()[0]!.attributes[K.ATTR_INCIDENT_RECOVERY_ACTION]).toBe('resume');
+    expect(action.kind).toBe(as);
+    const continues = { spanContext: failed.span.spanContext(), as, ...(as === 'resume' ? { resumeAttempt: 1 } : { taskRetryCount: 1 }) };
+    const next = Recorder.start({ tracer: pipeline.tracer, continues });
+    next.startAttempt({ boundary: { tools: [] } }).finish();
+    next.end();
+    const [first, second] = pipeline.runSpans();
+    expect(second!.attributes[attribute]).toBe(1);
+    expect(second!.links.map((l) => [l.context.spanId, l.attributes?.[NATIVE_ATTR.LINK_TYPE]])).toEqual([[failed.span.spanContext().spanId, link]]);
+    expect(first!.attributes[K.ATTR_INCIDENT_RECOVERY_ACTION]).toBe(as);
   });
 
   it('finalize clears the resume counter of a completed execution', async () => {

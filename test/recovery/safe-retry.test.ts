@@ -221,6 +221,14 @@ describe('safeRetry in a runtime (DESIGN §5 rows)', () => {
     expect(incident).toMatchObject(verdict);
   });
 
+  it('an agent process that exited with a stream error before any attempt is retried as a whole run', async () => {
+    const run = createPipeline().startRun();
+    run.processExit({ closeReason: 'stream_error', exitCode: 1 });
+    expect(run.incident()).toMatchObject({ cause: 'process_exit', retrySafety: 'auto_retry' });
+    const action = await safeRetry(FAST).recover({ task: createTask('p', 'IN_PROGRESS'), incident: run.incident(), attempts: run.attemptHistory(), run });
+    expect(action).toMatchObject({ kind: 'retry', attempt: 0 });
+  });
+
   it('after a tool ran in the failed attempt, safeRetry asks instead of retrying', async () => {
     // The model calls the unsafe tool; the loop runs it; the next request's stream then stalls.
     // Rule 12 allows retrying that next request (no tool ran in it): this case shows the other

@@ -17,7 +17,7 @@ import type { TaskState } from '../../src/runtime/task-lifecycle.js';
 // The expected table, written out independently so a change to the source table fails here.
 const EXPECTED: Record<TaskState, readonly TaskState[]> = {
   CREATED: ['ASSIGNED', 'CANCELLED'],
-  ASSIGNED: ['IN_PROGRESS', 'CANCELLED', 'CREATED', 'FAILED'],
+  ASSIGNED: ['IN_PROGRESS', 'CANCELLED', 'CREATED', 'FAILED', 'INTERRUPTED'],
   IN_PROGRESS: ['COMPLETED', 'FAILED', 'INTERRUPTED', 'CANCELLED'],
   FAILED: ['ASSIGNED', 'CANCELLED'],
   INTERRUPTED: ['IN_PROGRESS', 'FAILED', 'CANCELLED'],
