@@ -60,4 +60,23 @@ describe('examples', () => {
     ]);
     expect(stdout).not.toContain('retrying now');
   });
+
+  it('custom-runtime: safeRetry retries a connect timeout, offers to continue after text, asks after a tool ran', async () => {
+    const { exitCode, stdout, stderr } = await runExample('examples/custom-runtime/main.mjs');
+    expect(exitCode, stderr).toBe(0);
+    expect(verdicts(stdout)).toEqual([
+      'recovered · watchdog_timeout(connect) · before_first_provider_progress · auto_retry',
+      'failed · provider_transport_disconnect(socket_closed) · text_generation · offer_continue',
+      'failed · provider_transport_disconnect(socket_closed) · after_tool_result · ask_user_before_retry',
+    ]);
+    const actions = stdout
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith('action: '));
+    expect(actions).toEqual(['action: retry (auto_retry_allowed)', 'action: offer_continue (not_auto_retryable)', 'action: ask_user (not_auto_retryable)']);
+    // Only the connect timeout was retried, and the tool ran once.
+    expect(stdout.match(/safeRetry: retry after/g)).toHaveLength(1);
+    expect(stdout.match(/tool: write_file/g)).toHaveLength(1);
+    expect(stdout).toContain('incident.retry_safety.reason=unsafe_side_effect_started incident.recovery.action=ask_user');
+  });
 });

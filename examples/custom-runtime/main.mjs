@@ -36,8 +36,11 @@ import {
 import { reply, startFakeProvider } from 'agent-incidents/testing';
 
 const MODEL = process.env.OPENAI_MODEL ?? 'gpt-4o-mini';
-/** No first chunk within this budget: the connect watchdog fires and the request is aborted. */
-const CONNECT_BUDGET_MS = 300;
+/**
+ * No first chunk within this budget: the connect watchdog fires and the request
+ * is aborted. Short for the local fake provider; a real model needs seconds.
+ */
+const CONNECT_BUDGET_MS = process.env.OPENAI_API_KEY ? 30_000 : 1000;
 /** Requests one turn may make (tool round trips and retries included). */
 const MAX_REQUESTS = 6;
 
@@ -63,16 +66,16 @@ const TOOL_SIDE_EFFECTS = Object.fromEntries(Object.entries(TOOLS).map(([name, t
 const BOUNDARY = { tools: Object.entries(TOOL_SIDE_EFFECTS).map(([name, sideEffects]) => ({ name, sideEffects })) };
 const TOOL_SCHEMAS = Object.entries(TOOLS).map(([name, { description, parameters }]) => ({ type: 'function', function: { name, description, parameters } }));
 
-/** Prints the incident attributes of each exported run span. */
+/** The attributes the processor wrote on the run span that the console exporter prints. */
+const EXPORTED_KEYS = ['incident.outcome', 'incident.retry_safety', 'incident.retry_safety.reason', 'incident.recovery.action'];
+
+/** Prints some incident attributes of each exported run span. */
 class ConsoleRunExporter {
   export(spans, done) {
     for (const span of spans) {
-      const a = span.attributes;
-      if (a['incident.outcome'] === undefined) continue;
-      say(
-        `  exported "${span.name}": incident.outcome=${a['incident.outcome']} incident.retry_safety=${a['incident.retry_safety']} ` +
-          `incident.retry_safety.reason=${a['incident.retry_safety.reason']} incident.recovery.action=${a['incident.recovery.action']}`,
-      );
+      if (span.attributes['incident.outcome'] === undefined) continue;
+      const shown = EXPORTED_KEYS.filter((key) => span.attributes[key] !== undefined).map((key) => `${key}=${span.attributes[key]}`);
+      say(`  exported "${span.name}": ${shown.join(' ')}`);
     }
     done({ code: ExportResultCode.SUCCESS });
   }
@@ -134,10 +137,9 @@ function runTool(run, attempt, call) {
 /**
  * One request: streams the answer, prints its text and runs its tool calls.
  * Chat Completions has no "tool call done" event: a call is complete when the
- * next one starts or the stream finishes, and recordChatCompletionStream
- * records it as materialized only at the finish. This runtime runs a call as
- * soon as it is complete, so it records the materialization itself for a call
- * it runs before the finish.
+ * next one starts or the stream finishes. recordChatCompletionStream records
+ * it as materialized at that moment, before the chunk reaches this loop, and
+ * this runtime runs each call as soon as it is complete.
  */
 async function request(client, run, attempt, messages) {
   const abort = new AbortController();
@@ -150,14 +152,19 @@ async function request(client, run, attempt, messages) {
   const results = [];
   let text = '';
   let finishReason;
-  const runPending = () => {
+  /** Runs the complete calls not run yet. */
+  const runCompleted = () => {
     for (const call of calls.filter((c) => !c.ran)) {
       call.ran = true;
       results.push(runTool(run, attempt, call));
     }
   };
   try {
-    const stream = await client.chat.completions.create({ model: MODEL, messages, tools: TOOL_SCHEMAS, stream: true }, { signal: abort.signal });
+    const stream = await client.chat.completions.create(
+      // include_usage: the token use lands on the attempt span and in recovery snapshots.
+      { model: MODEL, messages, tools: TOOL_SCHEMAS, stream: true, stream_options: { include_usage: true } },
+      { signal: abort.signal },
+    );
     for await (const chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects: TOOL_SIDE_EFFECTS })) {
       clearTimeout(watchdog);
       const choice = chunk.choices[0];
@@ -168,10 +175,7 @@ async function request(client, run, attempt, messages) {
       for (const part of choice?.delta?.tool_calls ?? []) {
         if (!calls[part.index]) {
           // A new call starts, so the ones before it are complete: run them now.
-          for (const done of calls.filter((c) => !c.ran)) {
-            attempt.toolCallMaterialized({ name: done.name, callId: done.id, sideEffects: TOOL_SIDE_EFFECTS[done.name] });
-          }
-          runPending();
+          runCompleted();
           calls[part.index] = { id: part.id, name: part.function?.name ?? '', arguments: '', ran: false };
         }
         calls[part.index].arguments += part.function?.arguments ?? '';
@@ -180,7 +184,7 @@ async function request(client, run, attempt, messages) {
     }
     // The openai SDK ends an aborted stream silently: that is no answer.
     if (abort.signal.aborted || !finishReason) throw new Error('the stream ended without a finish reason');
-    runPending();
+    runCompleted();
     const assistant = { role: 'assistant', content: text || null };
     if (calls.length > 0) {
       assistant.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
@@ -195,7 +199,7 @@ async function request(client, run, attempt, messages) {
 async function turn(client, taskId, userText) {
   say(`  user: ${userText}`);
   const run = RunRecorder.start({ tracer, agentName: 'custom-agent', providerName: 'openai', model: MODEL });
-  let task = moveTask(moveTask(createTask(taskId), 'ASSIGNED'), 'IN_PROGRESS');
+  let task = moveTask(createTask(taskId, 'ASSIGNED'), 'IN_PROGRESS');
   const messages = [{ role: 'user', content: userText }];
   let action;
   for (let n = 1; n <= MAX_REQUESTS; n += 1) {
@@ -224,6 +228,7 @@ async function turn(client, taskId, userText) {
       break;
     }
   }
+  if (task.state === 'IN_PROGRESS') say(`  stopped: still no answer after ${MAX_REQUESTS} requests`);
   const incident = run.end();
   const detail = incident.causeDetail ? `(${incident.causeDetail})` : '';
   say(`  verdict: ${incident.outcome} · ${incident.cause ?? '-'}${detail} · ${incident.phase ?? '-'} · ${incident.retrySafety ?? '-'}`);
@@ -263,4 +268,8 @@ if (process.env.OPENAI_API_KEY) {
     await fake.close();
   }
 }
-await tracerProvider.shutdown();
+// Flushes the spans; a collector that cannot be reached is reported, not thrown.
+await tracerProvider.shutdown().catch((error) => {
+  console.error(`Could not export the spans: ${error.message}`);
+  process.exitCode = 1;
+});

@@ -7,6 +7,7 @@
  * (the OpenInference instrumentation records none while a stream runs).
  */
 import type { ToolSideEffects } from '../model/enums.js';
+import type { AttemptUsage } from '../model/recovery.js';
 import type { AttemptRecorder } from './run-recorder.js';
 
 /** The parts of a `chat.completion.chunk` that are read. */
@@ -24,6 +25,8 @@ export interface ChatCompletionChunkLike {
     } | null;
     readonly finish_reason?: string | null;
   }[];
+  /** Token use, on the last chunk when the request set `stream_options.include_usage`. */
+  readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number } | null;
 }
 
 /** Options of {@link recordChatCompletionStream}. */
@@ -34,12 +37,18 @@ export interface ChatCompletionStreamOptions {
 
 /**
  * Passes `stream` through unchanged while recording its facts on `attempt`.
- * A stream that throws fails the attempt (the error is classified through
- * its `cause` chain) and the error is rethrown. A stream that ends without a
- * finish reason (the `openai` SDK ends an aborted stream silently) leaves the
- * attempt open: its run then judges it as cut off.
+ * A tool call is materialized once it is complete: when the next call starts
+ * (Chat Completions streams calls one after another and has no "call done"
+ * event) or when the stream finishes, so a runtime that runs each call as soon
+ * as the next begins sees it materialized first. The attempt finishes when
+ * the stream ends after a finish reason, with the token use of a trailing
+ * `usage` chunk. A stream that throws before a finish reason fails the attempt
+ * (the error is classified through its `cause` chain) and the error is
+ * rethrown. A stream that ends without a finish reason (the `openai` SDK ends
+ * an aborted stream silently) leaves the attempt open: its run then judges it
+ * as cut off.
  * @example
- * const stream = await client.chat.completions.create({ model, messages, tools, stream: true });
+ * const stream = await client.chat.completions.create({ model, messages, tools, stream: true, stream_options: { include_usage: true } });
  * for await (const chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects })) render(chunk);
  */
 export async function* recordChatCompletionStream<T extends ChatCompletionChunkLike>(
@@ -48,8 +57,18 @@ export async function* recordChatCompletionStream<T extends ChatCompletionChunkL
   options: ChatCompletionStreamOptions = {},
 ): AsyncGenerator<T, void, undefined> {
   // Tool calls by their stream index: name and id arrive on their first delta.
-  const calls = new Map<number, { name?: string; id?: string }>();
+  const calls = new Map<number, { name?: string; id?: string; materialized: boolean }>();
   const classOf = (name: string | undefined): ToolSideEffects => (name === undefined ? 'unknown' : (options.toolSideEffects?.[name] ?? 'unknown'));
+  const materialize = (): void => {
+    for (const call of calls.values()) {
+      if (call.materialized) continue;
+      call.materialized = true;
+      attempt.chunk('tool-input-end', { toolName: call.name });
+      attempt.chunk('tool-call', { toolName: call.name, toolCallId: call.id, sideEffects: classOf(call.name) });
+    }
+  };
+  let finishReasons: string[] | undefined;
+  let usage: AttemptUsage | undefined;
   try {
     for await (const chunk of stream) {
       for (const choice of chunk.choices ?? []) {
@@ -59,23 +78,28 @@ export async function* recordChatCompletionStream<T extends ChatCompletionChunkL
         for (const call of delta?.tool_calls ?? []) {
           const index = call.index ?? 0;
           if (!calls.has(index)) {
-            calls.set(index, { name: call.function?.name, id: call.id });
+            // A new call starts: the ones before it are complete.
+            materialize();
+            calls.set(index, { name: call.function?.name, id: call.id, materialized: false });
             attempt.chunk('tool-input-start', { toolName: call.function?.name });
           }
         }
         const reason = choice.finish_reason;
         if (reason) {
-          for (const call of calls.values()) {
-            attempt.chunk('tool-call', { toolName: call.name, toolCallId: call.id, sideEffects: classOf(call.name) });
-          }
-          calls.clear();
-          attempt.finish({ finishReasons: [reason] });
+          materialize();
+          finishReasons = [...(finishReasons ?? []), reason];
         }
       }
+      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
       yield chunk;
     }
   } catch (error) {
-    attempt.fail(error);
+    // Before a finish reason the error ended the attempt; after one the answer
+    // was complete, and a late transport error does not undo it (finally).
+    if (!finishReasons) attempt.fail(error);
     throw error;
+  } finally {
+    // Also when the caller stops iterating early, after the finish chunk.
+    if (finishReasons) attempt.finish({ finishReasons, usage });
   }
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { incidentAttributes, recordChatCompletionStream } from '../../src/index.js';
 import type { ChatCompletionChunkLike, Incident } from '../../src/index.js';
 import { createPipeline, errors } from '../support/harness.js';
+import { hrTimeToMillis } from '../../src/model/hr-time.js';
 
 const text = (content: string): ChatCompletionChunkLike => ({ choices: [{ delta: { content } }] });
 const toolStart = (index: number, name: string): ChatCompletionChunkLike => ({
@@ -54,7 +55,7 @@ describe('recordChatCompletionStream', () => {
     expect(incident).toMatchObject({ phase: 'tool_input_generation', retrySafety: 'offer_continue', retrySafetyReason: 'partial_tool_input_without_execution' });
   });
 
-  it('materializes every tool call at the finish, each with its class', async () => {
+  it('materializes each tool call once it is complete — when the next starts, or at the finish — each with its class, once', async () => {
     const pipeline = createPipeline();
     const run = pipeline.startRun();
     const attempt = run.startAttempt({ boundary: { tools: [] } });
@@ -65,6 +66,53 @@ describe('recordChatCompletionStream', () => {
     const calls = events.filter((e) => e.name === 'agent_incidents.tool_call_materialized').map((e) => [e.attributes?.['gen_ai.tool.name'], e.attributes?.['agent_incidents.tool.side_effects']]);
     expect(calls).toEqual([['read_file', 'read_only'], ['run_shell', 'unsafe']]);
     expect(events.at(-1)?.name).toBe('agent_incidents.attempt_finished');
+  });
+
+  it('has the first call materialized before the chunk that starts the second reaches the runtime', async () => {
+    const pipeline = createPipeline();
+    const run = pipeline.startRun();
+    const attempt = run.startAttempt({ boundary: { tools: [{ name: 'run_shell', sideEffects: 'unsafe' }] } });
+    const stream = chunks([toolStart(0, 'run_shell'), toolArgs(0, '{}'), toolStart(1, 'run_shell')], errors.socketDrop());
+    try {
+      for await (const chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects: { run_shell: 'unsafe' } })) {
+        // The runtime runs call 0 as soon as call 1 starts.
+        if (chunk.choices?.[0]?.delta?.tool_calls?.[0]?.index === 1) {
+          run.startTool({ name: 'run_shell', sideEffects: 'unsafe', attempt }).complete();
+        }
+      }
+    } catch {
+      // the drop
+    }
+    expect(run.end()).toMatchObject({ retrySafety: 'ask_user_before_retry', retrySafetyReason: 'unsafe_side_effect_started' });
+    const spans = pipeline.spans();
+    const materialized = spans.find((s) => s.name.startsWith('chat'))!.events.filter((e) => e.name === 'agent_incidents.tool_call_materialized');
+    const tool = spans.find((s) => s.name.startsWith('execute_tool'))!;
+    // Call 0 only: call 1 never completed. Recorded before the tool started.
+    expect(materialized).toHaveLength(1);
+    expect(hrTimeToMillis(materialized[0]!.time)).toBeLessThan(hrTimeToMillis(tool.startTime));
+  });
+
+  it('finishes with the token use of the trailing usage chunk, also when the caller stops at the finish chunk', async () => {
+    const usage: ChatCompletionChunkLike = { choices: [], usage: { prompt_tokens: 28, completion_tokens: 5 } };
+    for (const stopEarly of [false, true]) {
+      const pipeline = createPipeline();
+      const run = pipeline.startRun();
+      const attempt = run.startAttempt({ boundary: { tools: [] } });
+      for await (const chunk of recordChatCompletionStream(attempt, chunks([text('Hi'), finish('stop'), usage]))) {
+        if (stopEarly && chunk.choices?.[0]?.finish_reason) break;
+      }
+      expect(attempt.ended).toBe(true);
+      expect(run.snapshot()).toMatchObject({ turns: 1, inputTokens: stopEarly ? 0 : 28, outputTokens: stopEarly ? 0 : 5 });
+      expect(run.end().outcome).toBe('success');
+      const span = pipeline.spans().find((s) => s.name.startsWith('chat'))!;
+      expect(span.attributes['gen_ai.usage.input_tokens']).toBe(stopEarly ? undefined : 28);
+    }
+  });
+
+  it('a transport error after the finish chunk does not fail a complete answer', async () => {
+    const { incident, thrown } = await record([text('Hi'), finish('stop')], errors.socketDrop());
+    expect(thrown).toBeDefined();
+    expect(incident.outcome).toBe('success');
   });
 
   it('leaves an attempt whose stream ended without a finish reason open, so its run is judged cut off', async () => {
