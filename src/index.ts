@@ -27,7 +27,6 @@ export {
   checkpointResume,
   createRecoveryRegistry,
   createTask,
-  executionKey,
   FAIL_AND_REASSIGN,
   failAndReassign,
   InMemoryCounterStore,
@@ -36,11 +35,10 @@ export {
   RecoveryConfigError,
   recoveryConfigSchema,
   recoveryContext,
-  RecoveryRegistry,
   SAFE_RETRY,
   safeRetry,
+  settleTask,
   sideEffectsMayHaveHappened,
-  waitUnlessAborted,
 } from './recovery/index.js';
 export type {
   BackoffOptions,
@@ -54,6 +52,7 @@ export type {
   RecoveryAction,
   RecoveryConfig,
   RecoveryContext,
+  RecoveryRegistry,
   RecoveryServices,
   RecoveryStrategy,
   RecoveryStrategyFactory,
@@ -76,8 +75,8 @@ export {
   TASK_STATES,
   TASK_TRANSITIONS,
   transition as transitionTask,
-} from './runtime/task-lifecycle.js';
-export type { TaskState } from './runtime/task-lifecycle.js';
+} from './model/task-lifecycle.js';
+export type { TaskState } from './model/task-lifecycle.js';
 export type { ChatCompletionChunkLike, ChatCompletionStreamOptions } from './runtime/chat-completion-stream.js';
 
 // Pure core.

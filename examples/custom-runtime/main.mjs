@@ -102,7 +102,7 @@ const tracerProvider = new BasicTracerProvider({
 const tracer = tracerProvider.getTracer('custom-runtime');
 
 /** One recovery strategy for the whole runtime: its retry budget is kept per task. */
-const strategy = safeRetry({ maxRetries: 1, baseDelayMillis: 100 });
+const strategy = safeRetry({ maxAutoRetries: 1, baseDelayMillis: 100 });
 
 /** Console output: streamed text stays on one `assistant:` line until something else is said. */
 let textOpen = false;

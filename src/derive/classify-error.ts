@@ -56,6 +56,15 @@ function retryAfterOf(error: unknown): ErrorDescription['retryAfter'] {
 }
 
 /**
+ * The three HTTP-date forms (RFC 9110 §5.6.7): IMF-fixdate
+ * `Sun, 06 Nov 1994 08:49:37 GMT`, RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT`
+ * and asctime `Sun Nov  6 08:49:37 1994`. Checked before `Date.parse`, which
+ * reads `-5` or `tomorrow 1` as dates.
+ */
+const HTTP_DATE =
+  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+/**
  * Milliseconds to wait from a `retry-after` header: `retry-after-ms`, or
  * `retry-after` as seconds or an HTTP date measured from `nowMillis`.
  * Undefined for a value that is neither (never a guess).
@@ -67,7 +76,7 @@ export function retryAfterMillis(retryAfter: ErrorDescription['retryAfter'], now
     const value = Number(text);
     return retryAfter.header === 'retry-after-ms' ? value : value * 1000;
   }
-  if (retryAfter.header === 'retry-after-ms') return undefined;
+  if (retryAfter.header === 'retry-after-ms' || !HTTP_DATE.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isFinite(date) ? Math.max(0, date - nowMillis) : undefined;
 }

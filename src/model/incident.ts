@@ -16,8 +16,11 @@ import type {
 
 /** The last action a recovery strategy recorded on the run. */
 export interface RecoveryRecord {
+  /** What the strategy did (`incident.recovery.action`). */
   readonly action: RecoveryActionKind;
+  /** Why (`incident.recovery.reason`). */
   readonly reason: RecoveryReason;
+  /** The strategy's registered name, a safe token (`incident.recovery.strategy`). */
   readonly strategy: string;
 }
 

@@ -38,11 +38,13 @@ export interface RunSnapshot {
   readonly turns: number;
   readonly attempts: number;
   readonly recoveredAttempts: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
+  /** Input tokens the attempts reported (`finish({ usage })`); absent when none did. */
+  readonly inputTokens?: number;
+  /** Output tokens the attempts reported; absent when none did. */
+  readonly outputTokens?: number;
   /** Sum of the cost the runtime reported per attempt; absent when none did. */
   readonly costUsd?: number;
-  /** From the run start to the snapshot. */
+  /** From the run start to its end, or to the snapshot while it runs. */
   readonly durationMillis: number;
   /** Duration of each ended attempt, in order. */
   readonly attemptDurationsMillis: readonly number[];
@@ -74,11 +76,18 @@ export interface RunStopReason {
  * Strategies record their actions on it and wait on its signal.
  */
 export interface RecoverableRun {
-  /** Aborted when a user cancel or lifecycle close is recorded. */
+  /** Aborted when a user cancel or lifecycle close is recorded, with a {@link RunStopReason}. */
   readonly signal: AbortSignal;
+  /** Whether the run ended: its span takes no more events. */
+  readonly ended: boolean;
+  /** The verdict now, from the same pure functions the processor uses. */
   incident(): Incident;
+  /** Each attempt so far, with its own verdict. */
   attemptHistory(): AttemptHistoryEntry[];
+  /** A redacted snapshot of the run now. */
   snapshot(): RunSnapshot;
-  retryIssued(attempt: number, options?: { readonly delayMillis?: number }): void;
+  /** Records that a retry of attempt number `attempt` (undefined: the whole run) was issued, before its backoff. */
+  retryIssued(attempt: number | undefined, options?: { readonly delayMillis?: number }): void;
+  /** Records what a recovery strategy did. */
   recoveryAction(record: RecoveryActionRecord): void;
 }

@@ -2,6 +2,7 @@
  * Backoff arithmetic, pure: the delay before retry number `n`, and a wait
  * that a stop signal cuts short.
  */
+import { MAX_WAIT_MILLIS } from './options.js';
 
 /** Options of {@link backoffDelay}. */
 export interface BackoffOptions {
@@ -26,7 +27,7 @@ export function backoffDelay(retry: number, options: BackoffOptions, random: () 
 }
 
 /**
- * Waits `millis`, or less when `signal` aborts. Resolves true when the full
+ * Waits `millis` (at most 2³¹−1), or less when `signal` aborts. Resolves true when the full
  * wait passed and false when it was cut short (never rejects).
  */
 export function waitUnlessAborted(millis: number, signal?: AbortSignal): Promise<boolean> {
@@ -39,7 +40,7 @@ export function waitUnlessAborted(millis: number, signal?: AbortSignal): Promise
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve(true);
-    }, Math.max(0, millis));
+    }, Math.min(Math.max(0, millis), MAX_WAIT_MILLIS));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -4,17 +4,24 @@
  * runtime's own database, a Redis key or a file implements it in a few lines.
  */
 
-/** A persistent map of counters. Methods may be synchronous or return promises. */
+/**
+ * A persistent map of counters. Methods may be synchronous or return
+ * promises. `increment` must be atomic when workers share the store (Redis
+ * `INCR`, SQL `UPDATE … RETURNING`): two workers then never both spend the
+ * last retry.
+ */
 export interface CounterStore {
   /** The counter under `key`; undefined when it was never set. */
   get(key: string): number | undefined | Promise<number | undefined>;
-  set(key: string, value: number): void | Promise<void>;
+  /** Adds one to the counter under `key` (from 0 when unset) and returns the new value. */
+  increment(key: string): number | Promise<number>;
+  /** Forgets the counter under `key`. */
   delete(key: string): void | Promise<void>;
 }
 
 /** Options of {@link InMemoryCounterStore}. */
 export interface InMemoryCounterStoreOptions {
-  /** Counters kept; the oldest is dropped first beyond it. @default 10000 */
+  /** Counters kept; the least recently changed is dropped first beyond it. @default 10000 */
   readonly maxKeys?: number;
 }
 
@@ -27,23 +34,29 @@ export class InMemoryCounterStore implements CounterStore {
   readonly #values = new Map<string, number>();
   readonly #maxKeys: number;
 
+  /** @throws RangeError when `maxKeys` is not a positive integer */
   constructor(options: InMemoryCounterStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 10_000;
     if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
     this.#maxKeys = maxKeys;
   }
 
+  /** The counter under `key`, if kept. */
   get(key: string): number | undefined {
     return this.#values.get(key);
   }
 
-  set(key: string, value: number): void {
-    // Re-inserting moves the key to the back, so eviction drops the least recently set.
+  /** Adds one under `key` and returns the new value. */
+  increment(key: string): number {
+    const value = (this.#values.get(key) ?? 0) + 1;
+    // Re-inserting moves the key to the back, so eviction drops the least recently changed.
     this.#values.delete(key);
     this.#values.set(key, value);
     if (this.#values.size > this.#maxKeys) this.#values.delete(this.#values.keys().next().value!);
+    return value;
   }
 
+  /** Forgets the counter under `key`. */
   delete(key: string): void {
     this.#values.delete(key);
   }

@@ -2,16 +2,16 @@
  * Recovery: strategies that act on a verdict (safeRetry, failAndReassign,
  * checkpointResume) behind one protocol, chosen by configuration.
  */
-export { backoffDelay, waitUnlessAborted } from './backoff.js';
+export { backoffDelay } from './backoff.js';
 export type { BackoffOptions } from './backoff.js';
 export { InMemoryCounterStore } from './counter-store.js';
 export type { CounterStore, InMemoryCounterStoreOptions } from './counter-store.js';
-export { sideEffectsMayHaveHappened } from './decide.js';
-export { CHECKPOINT_RESUME, checkpointResume } from './checkpoint-resume.js';
+export { CHECKPOINT_RESUME, checkpointResume, sideEffectsMayHaveHappened } from './checkpoint-resume.js';
 export type { CheckpointResumeOptions } from './checkpoint-resume.js';
 export { FAIL_AND_REASSIGN, failAndReassign } from './fail-and-reassign.js';
 export type { FailAndReassignOptions } from './fail-and-reassign.js';
-export { createRecoveryRegistry, RecoveryConfigError, recoveryConfigSchema, RecoveryRegistry } from './registry.js';
+export { createRecoveryRegistry, RecoveryConfigError, recoveryConfigSchema } from './registry.js';
+export type { RecoveryRegistry } from './registry.js';
 export type { RecoveryConfig, RecoveryServices, RecoveryStrategyFactory } from './registry.js';
 export { SAFE_RETRY, safeRetry } from './safe-retry.js';
 export type { SafeRetryOptions } from './safe-retry.js';
@@ -26,5 +26,5 @@ export type {
   ResumeAction,
   RetryAction,
 } from './strategy.js';
-export { createTask, executionKey, moveTask, reassignTask } from './task.js';
+export { createTask, moveTask, reassignTask, settleTask } from './task.js';
 export type { Task } from './task.js';

@@ -10,6 +10,7 @@ import { CHECKPOINT_RESUME, checkpointResume } from './checkpoint-resume.js';
 import type { CheckpointResumeOptions } from './checkpoint-resume.js';
 import type { CounterStore } from './counter-store.js';
 import { FAIL_AND_REASSIGN, failAndReassign } from './fail-and-reassign.js';
+import { MAX_WAIT_MILLIS } from './options.js';
 import { SAFE_RETRY, safeRetry } from './safe-retry.js';
 import type { RecoveryStrategy } from './strategy.js';
 
@@ -54,11 +55,11 @@ export const recoveryConfigSchema = z
 export type RecoveryConfig = z.input<typeof recoveryConfigSchema>;
 
 const count = z.number().int().min(0);
-const millis = z.number().int().min(0);
+const millis = z.number().int().min(0).max(MAX_WAIT_MILLIS);
 
 const BUILT_INS: Readonly<Record<string, Registration>> = {
   [SAFE_RETRY]: {
-    schema: z.object({ maxRetries: count, baseDelayMillis: millis, maxDelayMillis: millis, maxRetryAfterMillis: millis }).partial().strict(),
+    schema: z.object({ maxAutoRetries: count, baseDelayMillis: millis, maxDelayMillis: millis, maxRetryAfterMillis: millis }).partial().strict(),
     factory: (options, services) => safeRetry({ ...options, store: services.store, random: services.random }),
   },
   [FAIL_AND_REASSIGN]: {

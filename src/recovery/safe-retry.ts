@@ -5,30 +5,32 @@
  * a {@link CounterStore}, so a restart does not hand out a fresh one.
  */
 import type { RecoveryReason } from '../model/enums.js';
-import type { RunStopReason } from '../model/recovery.js';
 import { backoffDelay, waitUnlessAborted } from './backoff.js';
 import type { CounterStore } from './counter-store.js';
 import { InMemoryCounterStore } from './counter-store.js';
-import { preemptedAction, recorded } from './decide.js';
+import { integerOption, MAX_WAIT_MILLIS } from './options.js';
+import { assertRunOpen, preemptedAction, stopAction, stopOf } from './preempt.js';
+import { recorded } from './record-action.js';
 import type { DeferAction, RecoveryAction, RecoveryContext, RecoveryStrategy } from './strategy.js';
 import type { Task } from './task.js';
-import { executionKey, moveTask } from './task.js';
+import { counterKey, moveTask } from './task.js';
 
 /** Options of {@link safeRetry}. */
 export interface SafeRetryOptions {
   /**
    * Automatic retries per task execution. The run's own policy budget
-   * (`maxAutoRetries`) applies too: past it the verdict itself stops saying
-   * `auto_retry`. @default 1
+   * (`Policy.maxAutoRetries`, per run) applies too: past it the verdict itself
+   * stops saying `auto_retry`. @default 1
    */
-  readonly maxRetries?: number;
+  readonly maxAutoRetries?: number;
   /** Backoff before the first retry, before jitter. @default 1000 */
   readonly baseDelayMillis?: number;
-  /** Upper bound of a computed backoff. @default 30000 */
+  /** Upper bound of a computed backoff (at most 2³¹−1). @default 30000 */
   readonly maxDelayMillis?: number;
   /**
-   * The longest `retry-after` honoured; a provider asking for more gets
-   * `ask_user` (`retry_after_too_long`) instead of a silent long wait. @default 60000
+   * The longest `retry-after` honoured (at most 2³¹−1); a provider asking for
+   * more gets `ask_user` (`retry_after_too_long`) instead of a silent long
+   * wait. @default 60000
    */
   readonly maxRetryAfterMillis?: number;
   /** Where retries used are counted. @default a new InMemoryCounterStore */
@@ -58,33 +60,31 @@ function deferred(context: RecoveryContext): DeferAction {
   }
 }
 
-function positiveInt(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`safeRetry: ${name} must be an integer >= ${min}, got ${value}`);
-  return value;
-}
-
 /**
  * Creates the safeRetry strategy. `recover` waits out the backoff itself
  * (exponential with equal jitter, or the provider's `retry-after`) and
  * records `retry_issued` on the run before it. A user cancel or lifecycle
- * close recorded during the wait abandons the retry: the action is `stop` and
- * the run reads `cancelled` or closed, never `recovered`.
+ * close recorded before or during the wait abandons the retry: the action is
+ * `stop` and the run reads `cancelled` or closed, never `recovered`. Call it
+ * before `run.end()`: a retry continues the same run.
  * @example
- * const strategy = safeRetry({ maxRetries: 1 });
+ * const strategy = safeRetry({ maxAutoRetries: 1 });
  * const action = await strategy.recover(recoveryContext(run, task));
  * if (action.kind === 'retry') attempt = run.startAttempt({ boundary });
  */
 export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
-  const maxRetries = positiveInt('maxRetries', options.maxRetries ?? 1, 0);
+  const maxAutoRetries = integerOption(NAME, 'maxAutoRetries', options.maxAutoRetries ?? 1, 0);
   const backoff = {
-    baseDelayMillis: positiveInt('baseDelayMillis', options.baseDelayMillis ?? 1000, 0),
-    maxDelayMillis: positiveInt('maxDelayMillis', options.maxDelayMillis ?? 30_000, 0),
+    baseDelayMillis: integerOption(NAME, 'baseDelayMillis', options.baseDelayMillis ?? 1000, 0, MAX_WAIT_MILLIS),
+    maxDelayMillis: integerOption(NAME, 'maxDelayMillis', options.maxDelayMillis ?? 30_000, 0, MAX_WAIT_MILLIS),
   };
-  const maxRetryAfterMillis = positiveInt('maxRetryAfterMillis', options.maxRetryAfterMillis ?? 60_000, 0);
+  const maxRetryAfterMillis = integerOption(NAME, 'maxRetryAfterMillis', options.maxRetryAfterMillis ?? 60_000, 0, MAX_WAIT_MILLIS);
   const store = options.store ?? new InMemoryCounterStore();
   const random = options.random ?? Math.random;
+  const exhausted = (context: RecoveryContext, reason: RecoveryReason): DeferAction => ({ kind: 'ask_user', reason, strategy: NAME, task: moveTask(context.task, 'FAILED') });
 
   async function recover(context: RecoveryContext): Promise<RecoveryAction> {
+    assertRunOpen(context, NAME);
     const preempted = preemptedAction(context, NAME);
     if (preempted) return recorded(context, preempted);
     // The verdict is decided on the last attempt's own facts (DESIGN §3), so a
@@ -93,26 +93,22 @@ export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
     // A run can fail retryably with no provider attempt (an agent process that
     // exited with a stream error): then the whole run is what is retried.
     const failed = context.attempts.at(-1);
-    const key = executionKey(context.task);
-    const used = (await store.get(key)) ?? 0;
-    if (used >= maxRetries) {
-      return recorded(context, { kind: 'ask_user', reason: 'retry_budget_exhausted', strategy: NAME, task: moveTask(context.task, 'FAILED') });
-    }
     const asked = failed?.retryAfterMillis;
-    if (asked !== undefined && asked > maxRetryAfterMillis) {
-      return recorded(context, { kind: 'ask_user', reason: 'retry_after_too_long', strategy: NAME, task: moveTask(context.task, 'FAILED') });
-    }
+    if (asked !== undefined && asked > maxRetryAfterMillis) return recorded(context, exhausted(context, 'retry_after_too_long'));
+    const key = counterKey(NAME, context.task);
+    if (((await store.get(key)) ?? 0) >= maxAutoRetries) return recorded(context, exhausted(context, 'retry_budget_exhausted'));
+    // A stop that arrived while the store answered spends nothing.
+    const early = stopOf(context);
+    if (early) return recorded(context, stopAction(context, NAME, early));
+    // Counted before the wait, atomically: a crash during the backoff does not
+    // give the retry back, and two workers never both take the last one.
+    const used = await store.increment(key);
+    if (used > maxAutoRetries) return recorded(context, exhausted(context, 'retry_budget_exhausted'));
     // The server's word wins over our schedule; jitter would only wait longer.
-    const delayMillis = asked ?? backoffDelay(used + 1, backoff, random);
-    // Counted before the wait: a crash during the backoff must not give the retry back.
-    await store.set(key, used + 1);
-    if (failed) context.run?.retryIssued(failed.number, { delayMillis });
+    const delayMillis = asked ?? backoffDelay(used, backoff, random);
+    context.run?.retryIssued(failed?.number, { delayMillis });
     const waited = await waitUnlessAborted(delayMillis, context.run?.signal);
-    if (!waited) {
-      const stop = (context.run?.signal.reason as RunStopReason | undefined)?.cause ?? 'user_cancel';
-      const task = moveTask(context.task, stop === 'user_cancel' ? 'CANCELLED' : 'INTERRUPTED');
-      return recorded(context, { kind: 'stop', reason: stop, strategy: NAME, task });
-    }
+    if (!waited) return recorded(context, stopAction(context, NAME, stopOf(context) ?? 'user_cancel'));
     return recorded(context, { kind: 'retry', reason: 'auto_retry_allowed', strategy: NAME, task: context.task, attempt: failed?.number ?? 0, delayMillis });
   }
 
@@ -120,7 +116,7 @@ export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
     name: NAME,
     recover,
     async finalize(task: Task): Promise<void> {
-      await store.delete(executionKey(task));
+      await store.delete(counterKey(NAME, task));
     },
   };
 }

@@ -3,8 +3,8 @@
  * failure-reassignment cycles it went through. Plain immutable data; every
  * state change goes through the transition table of the task lifecycle.
  */
-import type { TaskState } from '../runtime/task-lifecycle.js';
-import { transition } from '../runtime/task-lifecycle.js';
+import type { TaskState } from '../model/task-lifecycle.js';
+import { canTransition, transition } from '../model/task-lifecycle.js';
 
 /** A unit of agent work, as recovery sees it. */
 export interface Task {
@@ -15,7 +15,7 @@ export interface Task {
   readonly retryCount: number;
 }
 
-/** A new task in state CREATED with no reassignments. */
+/** A new task with no reassignments. @param state @default 'CREATED' */
 export function createTask(id: string, state: TaskState = 'CREATED'): Task {
   return { id, state, retryCount: 0 };
 }
@@ -29,6 +29,14 @@ export function moveTask(task: Task, state: TaskState): Task {
 }
 
 /**
+ * The task moved to `state` when the lifecycle allows it, else unchanged: for
+ * stops, where a task already FAILED or CANCELLED simply stays so.
+ */
+export function settleTask(task: Task, state: TaskState): Task {
+  return canTransition(task.state, state) ? { ...task, state } : task;
+}
+
+/**
  * The next execution of a FAILED task: ASSIGNED again with its retry count
  * raised by one (the caller that hands the task out counts the cycle, as in
  * the source system). Whether it may be reassigned is the strategy's answer.
@@ -38,7 +46,11 @@ export function reassignTask(task: Task): Task {
   return { ...task, state: transition(task.state, 'ASSIGNED'), retryCount: task.retryCount + 1 };
 }
 
-/** The key of one task execution: a reassigned task starts with fresh counters. */
-export function executionKey(task: Task): string {
-  return `${task.id}#${task.retryCount}`;
+/**
+ * The store key of a strategy's counter for one task execution: a reassigned
+ * task starts with fresh counters, and strategies sharing a store never share
+ * a counter.
+ */
+export function counterKey(strategy: string, task: Task): string {
+  return `${strategy}:${task.id}#${task.retryCount}`;
 }

@@ -7,7 +7,7 @@
 import type { Attributes, Context, HrTime, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { decodeNativeEvent } from '../conventions/native-events.js';
-import { classifyError, classifyToolError, describeError, retryAfterMillis, toolErrorCode } from '../derive/classify-error.js';
+import { classifyError, classifyToolError, describeError, retryAfterMillis, safeCode, toolErrorCode } from '../derive/classify-error.js';
 import { deriveAttemptVerdict, deriveIncident } from '../derive/derive-incident.js';
 import type { Policy, PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
@@ -118,6 +118,7 @@ export class RunRecorder implements RecoverableRun {
   readonly #stop = new AbortController();
   readonly #startMillis: number;
   #pendingRetryOf: number | undefined;
+  #endMillis: number | undefined;
   #seq = 0;
   #ended = false;
 
@@ -283,16 +284,17 @@ export class RunRecorder implements RecoverableRun {
   }
 
   /**
-   * Records that an automatic retry of `attempt` (a recorder or its number)
-   * was issued, before its backoff. The next attempt started links to it
+   * Records that an automatic retry of `attempt` (a recorder or its number;
+   * undefined for a run that failed before any attempt) was issued, before its backoff. The next attempt started links to it
    * (`agent_incidents.link.type` = `retry_of`).
    */
-  retryIssued(attempt: AttemptRecorder | number, options: { readonly delayMillis?: number } = {}): void {
-    const number = typeof attempt === 'number' ? attempt : attempt.number;
-    const attributes: Attributes = { [A.RETRY_OF_ATTEMPT]: number };
+  retryIssued(attempt: AttemptRecorder | number | undefined, options: { readonly delayMillis?: number } = {}): void {
+    // Undefined: the whole run is retried (it failed before any attempt); nothing to link.
+    const number = typeof attempt === 'object' ? attempt.number : attempt;
+    const attributes: Attributes = number === undefined ? {} : { [A.RETRY_OF_ATTEMPT]: number };
     if (options.delayMillis !== undefined) attributes[A.RETRY_DELAY_MS] = options.delayMillis;
     this.record(this.span, E.RETRY_ISSUED, attributes, undefined);
-    if (!this.#ended) this.#pendingRetryOf = number;
+    if (!this.#ended && !this.#stop.signal.aborted) this.#pendingRetryOf = number;
   }
 
   /**
@@ -304,7 +306,8 @@ export class RunRecorder implements RecoverableRun {
     const attributes: Attributes = {
       [A.RECOVERY_ACTION]: record.action,
       [A.RECOVERY_REASON]: record.reason,
-      [A.RECOVERY_STRATEGY]: record.strategy,
+      // The name is exported: only a safe token, never free text.
+      [A.RECOVERY_STRATEGY]: safeCode(record.strategy) ?? 'custom',
     };
     if (record.delayMillis !== undefined) attributes[A.RETRY_DELAY_MS] = record.delayMillis;
     if (record.resumeAttempt !== undefined) attributes[A.RESUME_ATTEMPT] = record.resumeAttempt;
@@ -313,8 +316,8 @@ export class RunRecorder implements RecoverableRun {
     if (snapshot) {
       attributes[A.SNAPSHOT_TURNS] = snapshot.turns;
       attributes[A.SNAPSHOT_ATTEMPTS] = snapshot.attempts;
-      attributes[A.SNAPSHOT_INPUT_TOKENS] = snapshot.inputTokens;
-      attributes[A.SNAPSHOT_OUTPUT_TOKENS] = snapshot.outputTokens;
+      if (snapshot.inputTokens !== undefined) attributes[A.SNAPSHOT_INPUT_TOKENS] = snapshot.inputTokens;
+      if (snapshot.outputTokens !== undefined) attributes[A.SNAPSHOT_OUTPUT_TOKENS] = snapshot.outputTokens;
       attributes[A.SNAPSHOT_DURATION_MS] = snapshot.durationMillis;
       if (snapshot.costUsd !== undefined) attributes[A.SNAPSHOT_COST_USD] = snapshot.costUsd;
     }
@@ -342,8 +345,9 @@ export class RunRecorder implements RecoverableRun {
   /** A redacted snapshot of the run now: counts, tokens, cost, durations and the verdict's enums. */
   snapshot(): RunSnapshot {
     const incident = this.incident();
-    let inputTokens = 0;
-    let outputTokens = 0;
+    // Token counts are only claimed when some attempt reported them.
+    let inputTokens: number | undefined;
+    let outputTokens: number | undefined;
     let costUsd: number | undefined;
     let turns = 0;
     const durations: number[] = [];
@@ -351,18 +355,18 @@ export class RunRecorder implements RecoverableRun {
       const state = this.#attemptState.get(a.number);
       if (state?.finished) turns++;
       if (state?.endMillis !== undefined) durations.push(Math.max(0, state.endMillis - a.startMillis));
-      inputTokens += state?.usage?.inputTokens ?? 0;
-      outputTokens += state?.usage?.outputTokens ?? 0;
+      if (state?.usage?.inputTokens !== undefined) inputTokens = (inputTokens ?? 0) + state.usage.inputTokens;
+      if (state?.usage?.outputTokens !== undefined) outputTokens = (outputTokens ?? 0) + state.usage.outputTokens;
       if (state?.usage?.costUsd !== undefined) costUsd = (costUsd ?? 0) + state.usage.costUsd;
     }
     return {
       turns,
       attempts: incident.attempts,
       recoveredAttempts: incident.recoveredAttempts,
-      inputTokens,
-      outputTokens,
+      ...(inputTokens !== undefined ? { inputTokens } : {}),
+      ...(outputTokens !== undefined ? { outputTokens } : {}),
       ...(costUsd !== undefined ? { costUsd } : {}),
-      durationMillis: Math.max(0, this.#clock() - this.#startMillis),
+      durationMillis: Math.max(0, (this.#endMillis ?? this.#clock()) - this.#startMillis),
       attemptDurationsMillis: durations,
       outcome: incident.outcome,
       ...(incident.cause ? { cause: incident.cause } : {}),
@@ -426,7 +430,8 @@ export class RunRecorder implements RecoverableRun {
   end(): Incident {
     if (!this.#ended) {
       this.#ended = true;
-      this.span.end(hr(this.#clock()));
+      this.#endMillis = this.#clock();
+      this.span.end(hr(this.#endMillis));
     }
     return this.incident();
   }
@@ -490,7 +495,10 @@ export class RunRecorder implements RecoverableRun {
   }
 
   #abort(reason: RunStopReason): void {
-    if (!this.#ended && !this.#stop.signal.aborted) this.#stop.abort(reason);
+    if (this.#ended || this.#stop.signal.aborted) return;
+    // An abandoned retry links nothing: a later attempt the user asks for is not its retry.
+    this.#pendingRetryOf = undefined;
+    this.#stop.abort(reason);
   }
 
   /** The link of the next attempt to the one a retry was issued for, once. */

@@ -192,9 +192,9 @@ describe('checkpointResume', () => {
     const strategy = checkpointResume({ loadCheckpoint: () => checkpoint, store });
     const task = createTask('c6', 'IN_PROGRESS');
     await recover(strategy, crashedRun(), task);
-    expect(store.get('c6#0')).toBe(1);
+    expect(store.get('checkpointResume:c6#0')).toBe(1);
     await strategy.finalize(task);
-    expect(store.get('c6#0')).toBeUndefined();
+    expect(store.get('checkpointResume:c6#0')).toBeUndefined();
   });
 
   it('rejects a missing loadCheckpoint and a bad maxResumeAttempts', () => {

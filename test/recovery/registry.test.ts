@@ -14,8 +14,8 @@ import {
   InMemoryCounterStore,
   RecoveryConfigError,
   retryAfterMillis,
-  waitUnlessAborted,
 } from '../../src/index.js';
+import { waitUnlessAborted } from '../../src/recovery/backoff.js';
 import { decodeNativeEvent } from '../../src/conventions/native-events.js';
 import { createPipeline } from '../support/harness.js';
 
@@ -23,7 +23,7 @@ describe('recovery registry', () => {
   it('builds each built-in strategy by its configured name', () => {
     const registry = createRecoveryRegistry();
     expect(registry.names()).toEqual(['safeRetry', 'failAndReassign', 'checkpointResume']);
-    expect(registry.create({ strategy: 'safeRetry', options: { maxRetries: 2 } }).name).toBe('safeRetry');
+    expect(registry.create({ strategy: 'safeRetry', options: { maxAutoRetries: 2 } }).name).toBe('safeRetry');
     expect(registry.create({ strategy: 'failAndReassign' }).name).toBe('failAndReassign');
     expect(registry.create({ strategy: 'checkpointResume' }, { loadCheckpoint: () => undefined }).name).toBe('checkpointResume');
   });
@@ -39,9 +39,10 @@ describe('recovery registry', () => {
 
   it.each([
     { promise: 'an unknown strategy names the registered ones', config: { strategy: 'yolo' }, message: /recovery.strategy: unknown strategy "yolo"; registered: safeRetry, failAndReassign, checkpointResume/ },
-    { promise: 'a wrong option type names the option', config: { strategy: 'safeRetry', options: { maxRetries: 'two' } }, message: /recovery.options.maxRetries/ },
+    { promise: 'a wrong option type names the option', config: { strategy: 'safeRetry', options: { maxAutoRetries: 'two' } }, message: /recovery.options.maxAutoRetries/ },
+    { promise: 'a wait longer than a timer can hold is refused', config: { strategy: 'safeRetry', options: { maxRetryAfterMillis: 2 ** 31 } }, message: /recovery.options.maxRetryAfterMillis/ },
     { promise: 'a negative option names the option', config: { strategy: 'failAndReassign', options: { maxRetries: -1 } }, message: /recovery.options.maxRetries/ },
-    { promise: 'an unknown option is refused, not ignored', config: { strategy: 'safeRetry', options: { maxRetrys: 2 } }, message: /recovery.options: Unrecognized key.*maxRetrys/ },
+    { promise: 'an unknown option is refused, not ignored', config: { strategy: 'safeRetry', options: { maxRetries: 2 } }, message: /recovery.options: Unrecognized key.*maxRetries/ },
     { promise: 'an unknown top-level key is refused', config: { strategy: 'safeRetry', retries: 2 }, message: /recovery: Unrecognized key.*retries/ },
     { promise: 'a missing strategy is refused', config: {}, message: /recovery.strategy/ },
     { promise: 'checkpointResume without a checkpoint loader says what it needs', config: { strategy: 'checkpointResume' }, message: /needs services.loadCheckpoint/ },
@@ -100,12 +101,12 @@ describe('waitUnlessAborted', () => {
 });
 
 describe('InMemoryCounterStore', () => {
-  it('keeps at most maxKeys counters, dropping the least recently set', () => {
+  it('keeps at most maxKeys counters, dropping the least recently changed', () => {
     const store = new InMemoryCounterStore({ maxKeys: 2 });
-    store.set('a', 1);
-    store.set('b', 1);
-    store.set('a', 2);
-    store.set('c', 1);
+    store.increment('a');
+    store.increment('b');
+    expect(store.increment('a')).toBe(2);
+    store.increment('c');
     expect([store.get('a'), store.get('b'), store.get('c'), store.size]).toEqual([2, undefined, 1, 2]);
     expect(() => new InMemoryCounterStore({ maxKeys: 0 })).toThrow(/maxKeys/);
   });
@@ -121,6 +122,10 @@ describe('retry-after', () => {
     { promise: 'AI SDK responseHeaders, found through the cause chain', error: { name: 'AI_RetryError', cause: { statusCode: 429, responseHeaders: { 'retry-after': '3' } } }, millis: 3_000 },
     { promise: 'garbage is no wait, never a guess', error: { headers: { 'retry-after': 'soon' } }, millis: undefined },
     { promise: 'a negative number is no wait', error: { headers: { 'retry-after-ms': '-5' } }, millis: undefined },
+    { promise: 'a negative number of seconds is no wait (not a date)', error: { headers: { 'retry-after': '-5' } }, millis: undefined },
+    { promise: 'text that Date.parse would read is no wait', error: { headers: { 'retry-after': 'tomorrow 1' } }, millis: undefined },
+    { promise: 'an RFC 850 date', error: { headers: { 'retry-after': 'Sunday, 22-Nov-26 12:00:03 GMT' } }, millis: 3_000 },
+    { promise: 'an asctime date', error: { headers: { 'retry-after': 'Sun Nov 22 12:00:04 2026' } }, millis: 4_000 },
     { promise: 'no headers', error: new Error('boom'), millis: undefined },
   ])('$promise', ({ error, millis }) => {
     expect(retryAfterMillis(describeError(error).retryAfter, now)).toBe(millis);

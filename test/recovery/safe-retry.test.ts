@@ -216,7 +216,7 @@ describe('safeRetry in a runtime (DESIGN §5 rows)', () => {
       verdict: { outcome: 'recovered', causeDetail: 'server_overload', recoveredAttempts: 2 },
     },
   ])('the second failure is decided on the second attempt’s facts: $promise', async ({ replies, actions, verdict }) => {
-    const { turn, incident } = await play(replies, { strategy: safeRetry({ ...FAST, maxRetries: 2 }), maxAutoRetries: 2 });
+    const { turn, incident } = await play(replies, { strategy: safeRetry({ ...FAST, maxAutoRetries: 2 }), maxAutoRetries: 2 });
     expect(turn.actions.map((a) => a.kind)).toEqual(actions);
     expect(incident).toMatchObject(verdict);
   });
@@ -245,7 +245,7 @@ describe('safeRetry in a runtime (DESIGN §5 rows)', () => {
   });
 });
 
-/** A CounterStore in a JSON file: what a runtime's restart-safe store looks like. */
+/** A CounterStore in a JSON file: what a runtime's restart-safe store looks like (one process, so not locked). */
 class JsonFileStore implements CounterStore {
   constructor(private readonly path: string) {}
   async #read(): Promise<Record<string, number>> {
@@ -258,8 +258,11 @@ class JsonFileStore implements CounterStore {
   async get(key: string): Promise<number | undefined> {
     return (await this.#read())[key];
   }
-  async set(key: string, value: number): Promise<void> {
-    await writeFile(this.path, JSON.stringify({ ...(await this.#read()), [key]: value }));
+  async increment(key: string): Promise<number> {
+    const values = await this.#read();
+    values[key] = (values[key] ?? 0) + 1;
+    await writeFile(this.path, JSON.stringify(values));
+    return values[key];
   }
   async delete(key: string): Promise<void> {
     const values = await this.#read();
@@ -291,7 +294,7 @@ describe('safeRetry budget across a restart', () => {
       // The fresh run alone would allow a retry; the persisted budget does not.
       expect(run.incident().retrySafety).toBe('auto_retry');
       expect(turn.actions.map((a) => [a.kind, a.reason])).toEqual([['ask_user', 'retry_budget_exhausted']]);
-      expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ 'task-r#0': 1 });
+      expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ 'safeRetry:task-r#0': 1 });
       run.end();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -11,8 +11,8 @@ import {
   isTaskState,
   isTerminal,
   transition,
-} from '../../src/runtime/task-lifecycle.js';
-import type { TaskState } from '../../src/runtime/task-lifecycle.js';
+} from '../../src/model/task-lifecycle.js';
+import type { TaskState } from '../../src/model/task-lifecycle.js';
 
 // The expected table, written out independently so a change to the source table fails here.
 const EXPECTED: Record<TaskState, readonly TaskState[]> = {
