@@ -62,6 +62,7 @@ export interface ResumeAction extends ActionBase<'resume'> {
 export interface FailureAction extends ActionBase<'reassign' | 'fail'> {
   /** Redacted: counts, tokens, cost, durations and the cause; never content. */
   readonly snapshot: RunSnapshot;
+  /** True for `reassign`: the task's retry count is below the strategy's `maxRetries`. */
   readonly canReassign: boolean;
 }
 
@@ -75,7 +76,10 @@ export type RecoveryAction = RetryAction | ResumeAction | FailureAction | DeferA
 export interface RecoveryStrategy {
   /** The name it is registered and recorded under (a safe token such as `safeRetry`). */
   readonly name: string;
-  /** Decides (and, for a retry, waits out the backoff) and records the action on `context.run`. */
+  /**
+   * Decides (and, for a retry, waits out the backoff) and records the action
+   * on `context.run`. Call it before `run.end()`; on an ended run it throws.
+   */
   recover(context: RecoveryContext): Promise<RecoveryAction>;
   /** Clears the counters of a task execution that completed. No-op when it keeps none. */
   finalize(task: Task): Promise<void>;

@@ -71,7 +71,6 @@ export interface ContinuedRun {
   readonly taskRetryCount?: number;
 }
 
-
 const LINK_TYPES = { resume: 'resume_of', reassign: 'reassign_of' } as const;
 
 function hr(millis: number): HrTime {
@@ -285,8 +284,9 @@ export class RunRecorder implements RecoverableRun {
 
   /**
    * Records that an automatic retry of `attempt` (a recorder or its number;
-   * undefined for a run that failed before any attempt) was issued, before its backoff. The next attempt started links to it
-   * (`agent_incidents.link.type` = `retry_of`).
+   * undefined for a run that failed before any attempt) was issued, before
+   * its backoff. The next attempt started links to it
+   * (`agent_incidents.link.type` = `retry_of`), unless a stop came first.
    */
   retryIssued(attempt: AttemptRecorder | number | undefined, options: { readonly delayMillis?: number } = {}): void {
     // Undefined: the whole run is retried (it failed before any attempt); nothing to link.
