@@ -222,4 +222,22 @@ export const MESSAGES_EN: MessageCatalog = {
       note: 'It is not known whether a tool already made changes, so trying again could repeat them.',
     },
   },
+  recovery: {
+    actions: {
+      resume: { note: 'It will continue from the last saved point.', action: 'No action needed; it is resuming.' },
+      reassign: { note: 'The task will be started again from the beginning.', action: 'No action needed; it will be tried again.' },
+      fail: { note: 'The task has used all its retries.', action: 'Start it again yourself if you still want the result.' },
+    },
+    reasons: {
+      retry_budget_exhausted: { note: 'Automatic retries have been used up.', action: 'Try again yourself if you still want the result.' },
+      retry_after_too_long: {
+        note: 'The model service asked to wait longer than the app retries on its own.',
+        action: 'Try again later.',
+      },
+      side_effects_unconfirmed: {
+        note: 'It was not resumed automatically because a tool may already have made changes.',
+        action: 'Check what the tool did, then resume or start again.',
+      },
+    },
+  },
 };

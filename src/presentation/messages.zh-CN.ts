@@ -222,4 +222,16 @@ export const MESSAGES_ZH_CN: MessageCatalog = {
       note: '无法确定工具是否已经做出修改，重试可能会重复这些操作。',
     },
   },
+  recovery: {
+    actions: {
+      resume: { note: '将从上次保存的进度继续。', action: '无需操作，正在恢复。' },
+      reassign: { note: '任务将从头重新开始。', action: '无需操作，稍后会再次尝试。' },
+      fail: { note: '任务的重试次数已用完。', action: '如果仍需要结果，可以重新发起。' },
+    },
+    reasons: {
+      retry_budget_exhausted: { note: '自动重试次数已用完。', action: '如果仍需要结果，可以手动重试。' },
+      retry_after_too_long: { note: '模型服务要求等待的时间超过了应用自动重试的上限。', action: '请稍后再试。' },
+      side_effects_unconfirmed: { note: '由于工具可能已经做出修改，没有自动恢复。', action: '请先检查工具做了什么，再决定恢复或重新开始。' },
+    },
+  },
 };

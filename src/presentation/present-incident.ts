@@ -8,8 +8,8 @@
  * and anything a sanitizer missed cannot reach the user through this path.
  */
 import type { Incident } from '../model/incident.js';
-import type { Cause, CauseDetail, Outcome, Phase, RetrySafety, RetrySafetyReason } from '../model/enums.js';
-import { CAUSE_DETAILS, CAUSES, OUTCOMES, PHASES, RETRY_SAFETIES, RETRY_SAFETY_REASONS, isOneOf } from '../model/enums.js';
+import type { Cause, CauseDetail, Outcome, Phase, RecoveryActionKind, RecoveryReason, RetrySafety, RetrySafetyReason } from '../model/enums.js';
+import { CAUSE_DETAILS, CAUSES, OUTCOMES, PHASES, RECOVERY_ACTIONS, RECOVERY_REASONS, RETRY_SAFETIES, RETRY_SAFETY_REASONS, isOneOf } from '../model/enums.js';
 import { MESSAGES_EN } from './messages.en.js';
 import { MESSAGES_ZH_CN } from './messages.zh-CN.js';
 
@@ -97,6 +97,15 @@ export interface MessageCatalog {
   readonly safeties: Record<RetrySafety, SafetyText>;
   /** Sharper text for some reasons, e.g. "automatic retries have been used up". */
   readonly reasons: Partial<Record<RetrySafetyReason, Partial<SafetyText>>>;
+  /**
+   * What the runtime's recovery strategy did (`incident.recovery`), where it
+   * changes what happens next: it wins over the verdict's retry-safety text,
+   * which says what *may* be done, not what was. By reason first, then by action.
+   */
+  readonly recovery: {
+    readonly actions: Partial<Record<RecoveryActionKind, SafetyText>>;
+    readonly reasons: Partial<Record<RecoveryReason, SafetyText>>;
+  };
 }
 
 const CATALOGS: Record<PresentationLocale, MessageCatalog> = { en: MESSAGES_EN, 'zh-CN': MESSAGES_ZH_CN };
@@ -139,14 +148,15 @@ export function presentIncident(incident: Incident, options: PresentIncidentOpti
   const phase: Phase = isOneOf(PHASES, incident.phase) ? incident.phase : 'unknown';
 
   const { title, message: causeMessage, fix } = causeParts(catalog, effectiveCause, incident.causeDetail);
-  const safetyText = safetyFor(catalog, effectiveCause, safety, reason, fix);
+  const safetyText = safetyFor(catalog, effectiveCause, safety, reason, fix, recoveryText(catalog, incident));
   const message = join(catalog, [
     causeMessage,
     catalog.phases[phase],
     safetyText.note,
     outcome === 'incomplete' ? catalog.incompleteNote : '',
   ]);
-  return { title, message, suggestedAction: safetyText.action, severity: severityOf(outcome, effectiveCause, safety, reason) };
+  const severity = incident.recovery?.action === 'fail' && effectiveCause !== 'user_cancel' ? 'error' : severityOf(outcome, effectiveCause, safety, reason);
+  return { title, message, suggestedAction: safetyText.action, severity };
 }
 
 function catalogFor(locale: unknown): MessageCatalog {
@@ -166,20 +176,30 @@ function causeParts(catalog: MessageCatalog, cause: Cause, rawDetail: string | u
   return { title: refined?.title ?? text.title, message: refined?.message ?? text.message, fix: refined?.fix };
 }
 
+/** The text of what a recovery strategy did, when it changes what happens next. */
+function recoveryText(catalog: MessageCatalog, incident: Incident): SafetyText | undefined {
+  const recovery = incident.recovery;
+  if (!recovery) return undefined;
+  const byReason = isOneOf(RECOVERY_REASONS, recovery.reason) ? catalog.recovery.reasons[recovery.reason] : undefined;
+  return byReason ?? (isOneOf(RECOVERY_ACTIONS, recovery.action) ? catalog.recovery.actions[recovery.action] : undefined);
+}
+
 function safetyFor(
   catalog: MessageCatalog,
   cause: Cause,
   safety: RetrySafety,
   reason: RetrySafetyReason | undefined,
   fix: string | undefined,
+  recovery: SafetyText | undefined,
 ): SafetyText {
   const base = catalog.safeties[safety];
   const byReason = reason ? catalog.reasons[reason] : undefined;
   const byCause = catalog.causes[cause].safety?.[safety];
-  // The cause wins over the reason: a cancel must stay a cancel whatever the reason says.
-  const note = byCause?.note ?? byReason?.note ?? base.note;
+  // The cause wins over everything: a cancel must stay a cancel. Then what the
+  // runtime did wins over what the verdict allowed.
+  const note = byCause?.note ?? recovery?.note ?? byReason?.note ?? base.note;
   const detailFix = safety === 'do_not_retry' ? fix : undefined;
-  const action = byCause?.action ?? detailFix ?? byReason?.action ?? base.action;
+  const action = byCause?.action ?? recovery?.action ?? detailFix ?? byReason?.action ?? base.action;
   return { note, action };
 }
 

@@ -4,8 +4,8 @@
  * error, and severity follows the outcome and retry safety.
  */
 import { describe, expect, it } from 'vitest';
-import type { Cause, Incident, Outcome, Phase, RetrySafety, RetrySafetyReason } from '../../src/index.js';
-import { CAUSE_DETAILS, CAUSES, PHASES, RETRY_SAFETIES } from '../../src/model/enums.js';
+import type { Cause, Incident, Outcome, Phase, RecoveryActionKind, RecoveryReason, RetrySafety, RetrySafetyReason } from '../../src/index.js';
+import { CAUSE_DETAILS, CAUSES, PHASES, RECOVERY_ACTIONS, RECOVERY_REASONS, RETRY_SAFETIES } from '../../src/model/enums.js';
 import type { IncidentPresentation, PresentationLocale } from '../../src/presentation/present-incident.js';
 import { PRESENTATION_LOCALES, presentIncident } from '../../src/presentation/present-incident.js';
 
@@ -187,3 +187,58 @@ describe('the cause detail refines the text', () => {
     expect(p.suggestedAction).toBe('Continue from where it stopped.');
   });
 });
+
+describe('what the recovery strategy did wins over what the verdict allowed', () => {
+  const drop = { outcome: 'failed', cause: 'provider_transport_disconnect', phase: 'before_first_provider_progress', retrySafety: 'auto_retry', retrySafetyReason: 'no_visible_output_or_tool_execution' } as const;
+  const withRecovery = (action: RecoveryActionKind, reason: RecoveryReason, fields: Partial<Incident> = {}): Incident => ({
+    ...incident(drop),
+    ...fields,
+    recovery: { action, reason, strategy: 'safeRetry' },
+  });
+
+  it.each([
+    { promise: 'a strategy that asked because its budget is spent never says it may be retrying', i: withRecovery('ask_user', 'retry_budget_exhausted'), en: 'used up', zh: '用完' },
+    { promise: 'a retry-after longer than the strategy waits says to try later', i: withRecovery('ask_user', 'retry_after_too_long'), en: 'Try again later', zh: '稍后' },
+    { promise: 'a resume says it continues from the saved point', i: withRecovery('resume', 'checkpoint_available'), en: 'last saved point', zh: '保存的进度' },
+    { promise: 'a reassignment says it starts again', i: withRecovery('reassign', 'reassignable'), en: 'started again', zh: '重新开始' },
+    { promise: 'a failed task says its retries are used up', i: withRecovery('fail', 'retries_exhausted'), en: 'used all its retries', zh: '用完' },
+    { promise: 'a resume refused over side effects says why', i: withRecovery('ask_user', 'side_effects_unconfirmed', { retrySafety: 'ask_user_before_retry', retrySafetyReason: 'unsafe_side_effect_started' }), en: 'not resumed automatically', zh: '没有自动恢复' },
+  ])('$promise', ({ i, en, zh }) => {
+    const english = presentIncident(i, { locale: 'en' });
+    expect(allText(english)).toContain(en);
+    expect(allText(english)).not.toContain('retrying automatically');
+    expect(allText(presentIncident(i, { locale: 'zh-CN' }))).toContain(zh);
+  });
+
+  it('every action and reason with its own words has them in both locales, non-empty', () => {
+    for (const action of RECOVERY_ACTIONS) {
+      for (const reason of RECOVERY_REASONS) {
+        for (const locale of PRESENTATION_LOCALES) {
+          const p = presentIncident(withRecovery(action, reason), { locale });
+          expect(p.message.length * p.suggestedAction.length, `${action}/${reason}/${locale}`).toBeGreaterThan(0);
+        }
+      }
+    }
+    // Both catalogs cover the same recoveries: no locale falls back to the verdict's text where the other does not.
+    const en = [...RECOVERY_ACTIONS, ...RECOVERY_REASONS].map((k) => allText(presentIncident(withRecovery(isAction(k) ? k : 'ask_user', isAction(k) ? 'unknown' : k), { locale: 'en' })));
+    const zh = [...RECOVERY_ACTIONS, ...RECOVERY_REASONS].map((k) => allText(presentIncident(withRecovery(isAction(k) ? k : 'ask_user', isAction(k) ? 'unknown' : k), { locale: 'zh-CN' })));
+    const plainEn = allText(presentIncident(incident(drop), { locale: 'en' }));
+    const plainZh = allText(presentIncident(incident(drop), { locale: 'zh-CN' }));
+    expect(en.map((t) => t === plainEn)).toEqual(zh.map((t) => t === plainZh));
+  });
+
+  it('a cancel stays a cancel whatever the strategy recorded', () => {
+    const cancelled = withRecovery('stop', 'user_cancel', { outcome: 'cancelled', cause: 'user_cancel', retrySafety: 'do_not_retry', retrySafetyReason: 'user_cancel' });
+    expect(presentIncident(cancelled)).toEqual(presentIncident({ ...cancelled, recovery: undefined }));
+  });
+
+  it('a task that used all its retries is an error; a reassignment or resume is not', () => {
+    expect(presentIncident(withRecovery('fail', 'retries_exhausted')).severity).toBe('error');
+    expect(presentIncident(withRecovery('reassign', 'reassignable')).severity).toBe('warning');
+    expect(presentIncident(withRecovery('resume', 'checkpoint_available')).severity).toBe('warning');
+  });
+});
+
+function isAction(value: string): value is RecoveryActionKind {
+  return (RECOVERY_ACTIONS as readonly string[]).includes(value);
+}
