@@ -343,4 +343,17 @@ describe('agent.runs metric', () => {
     );
     expect(points).toHaveLength(2);
   });
+
+  it('adds the recovery action when a strategy acted, and never the strategy name', async () => {
+    const reader = new CollectingReader();
+    const pipeline = createPipeline({ meterProvider: new MeterProvider({ readers: [reader] }) });
+    const run = pipeline.startRun({ providerName: 'openai' });
+    run.startAttempt({ boundary }).fail(errors.socketDrop());
+    run.recoveryAction({ action: 'reassign', reason: 'reassignable', strategy: 'failAndReassign' });
+    run.end();
+    const { resourceMetrics } = await reader.collect();
+    const point = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'agent.runs')?.dataPoints[0];
+    expect(point?.attributes).toMatchObject({ 'incident.outcome': 'failed', 'incident.recovery.action': 'reassign' });
+    expect(Object.keys(point?.attributes ?? {})).not.toContain('incident.recovery.strategy');
+  });
 });

@@ -438,6 +438,8 @@ export class IncidentSpanProcessor implements SpanProcessor {
       if (incident.phase) attributes[K.ATTR_INCIDENT_PHASE] = incident.phase;
       if (incident.retrySafety) attributes[K.ATTR_INCIDENT_RETRY_SAFETY] = incident.retrySafety;
     }
+    // The action is a closed list; the strategy name is left out, as the runtime names it.
+    if (incident.recovery) attributes[K.ATTR_INCIDENT_RECOVERY_ACTION] = incident.recovery.action;
     const provider = span.attributes[GEN_AI.PROVIDER_NAME];
     if (typeof provider === 'string') {
       attributes[GEN_AI.PROVIDER_NAME] = this.#options.metricProviderNames.has(provider) ? provider : '_OTHER';
