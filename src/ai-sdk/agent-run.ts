@@ -15,7 +15,6 @@ import type { PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
 import type { CancelOrigin, ToolSideEffects } from '../model/enums.js';
 import type { Incident } from '../model/incident.js';
-import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
 import type { AttemptRecorder, ToolRecorder } from '../runtime/run-recorder.js';
 import { RunRecorder } from '../runtime/run-recorder.js';
 import type { TimeoutSetting } from './abort-reason.js';
@@ -267,9 +266,13 @@ export class AiSdkRun {
     return this.recorder.end();
   }
 
+  /**
+   * Ends a span the SDK left open although what it stands for ended (its
+   * attempt's finish or failure is recorded): not cut off, so not marked
+   * `incident.truncated`, which would read as open at the run's end.
+   */
   #endLeaked(span: Span): void {
     if (!span.isRecording()) return;
-    span.setAttribute(ATTR_INCIDENT_TRUNCATED, true);
     span.end();
   }
 

@@ -11,6 +11,8 @@ export interface EventView {
   readonly name: string;
   readonly timeMillis: number;
   readonly attributes?: AttributeView;
+  /** Attributes the SDK dropped from this event (span limits). @default 0 */
+  readonly droppedAttributesCount?: number;
 }
 
 /** A span link. */
@@ -35,6 +37,24 @@ export interface SpanView {
   readonly statusMessage?: string;
   /** Name of the instrumentation scope (the tracer) that made the span. */
   readonly scopeName?: string;
+  /** Events the SDK dropped (span limits drop the oldest). A fact may be among them. @default 0 */
+  readonly droppedEventsCount?: number;
+  /** Attributes the SDK dropped (span limits). @default 0 */
+  readonly droppedAttributesCount?: number;
+}
+
+/**
+ * True when the span lost events (a fact event may be among them), attributes
+ * of a fact event, or, with `attributes`, its own attributes: on attempt and
+ * tool spans these say what the span did (finish reasons, output, a tool's
+ * class), and their absence would read as less than happened.
+ */
+export function lostFacts(view: Pick<SpanView, 'droppedEventsCount' | 'droppedAttributesCount' | 'events'>, attributes: boolean): boolean {
+  if ((view.droppedEventsCount ?? 0) > 0 || (attributes && (view.droppedAttributesCount ?? 0) > 0)) return true;
+  for (const event of view.events) {
+    if ((event.droppedAttributesCount ?? 0) > 0 && typeof event.name === 'string' && event.name.startsWith('agent_incidents.')) return true;
+  }
+  return false;
 }
 
 /**

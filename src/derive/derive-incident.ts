@@ -9,7 +9,7 @@ import type { Policy } from './policy.js';
 import { DEFAULT_POLICY } from './policy.js';
 import { deriveRetrySafety } from './retry-safety.js';
 import type { Timeline } from './timeline.js';
-import { buildTimeline, compareFacts, retriesBefore } from './timeline.js';
+import { buildTimeline, compareFacts, cutOffAttempts, retriesBefore } from './timeline.js';
 
 /** Cause, detail, error code and retryability read from one terminal fact. */
 export interface TerminalCause {
@@ -175,7 +175,8 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
   const base = { sideEffects, attempts, recoveredAttempts, recovery: lastRecovery(timeline.facts) };
 
   if (timeline.terminal) {
-    const j = judge(timeline, timeline.terminal, timeline.terminalAttempt, policy, run.progressUnknownAttempts);
+    const judged = judge(timeline, timeline.terminal, timeline.terminalAttempt, policy, run.progressUnknownAttempts);
+    const j = run.evidenceTruncated ? guarded(judged) : judged;
     const missing = missingFacts(run, timeline, timeline.terminalAttempt);
     // A user stop stays a cancel even when the run span was never ended after it.
     const outcome = j.cause === 'user_cancel' ? 'cancelled' : run.neverEnded || run.evidenceTruncated ? 'incomplete' : 'failed';
@@ -191,15 +192,16 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
       ? { cause: 'crash_or_restart_incomplete', detail: 'run_never_ended', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' }
       : { cause: 'unknown_interruption', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' };
     // A run that died with side effects started must not be replayed blindly.
-    const guarded: Judgement =
+    const safe: Judgement =
       sideEffects === 'none'
         ? cause
         : { cause: cause.cause, detail: cause.detail, phase, retrySafety: 'ask_user_before_retry', retrySafetyReason: 'side_effect_facts_incomplete' };
-    return incidentOf('incomplete', guarded, missing, base);
+    return incidentOf('incomplete', safe, missing, base);
   }
   // Only the last attempt being cut off ended the run; an earlier one was abandoned for the next.
+  const cutOffs = cutOffAttempts(run);
   const lastAttempt = timeline.attempts.at(-1)?.key;
-  const cutOff = lastAttempt !== undefined && run.truncatedAttempts?.includes(lastAttempt) ? lastAttempt : undefined;
+  const cutOff = lastAttempt !== undefined && cutOffs.includes(lastAttempt) ? lastAttempt : undefined;
   if (cutOff !== undefined) {
     // The run ended while an attempt was still streaming: something ended it
     // that no fact names. Judge that attempt as it stood.
@@ -212,7 +214,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
       timeline.facts.find((f) => f.attempt === lastRecovered && PROVIDER_FAILURES.has(f.kind)) ??
       timeline.facts.find((f) => f.kind === 'retry_issued' && f.ofAttempt === lastRecovered) ??
       // Abandoned while streaming: what stopped it is not known.
-      (run.truncatedAttempts?.includes(lastRecovered) ? unnamedStop(lastRecovered) : undefined);
+      (cutOffs.includes(lastRecovered) ? unnamedStop(lastRecovered) : undefined);
     if (failure) {
       const j = judge(timeline, failure, lastRecovered, policy, run.progressUnknownAttempts);
       return incidentOf('recovered', j, missingFacts(run, timeline, lastRecovered, failure.kind === 'run_error'), base);
@@ -228,6 +230,25 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
     attempts: base.attempts,
     recoveredAttempts: base.recoveredAttempts,
     ...(base.recovery ? { recovery: base.recovery } : {}),
+  };
+}
+
+/**
+ * A verdict on facts of which some were lost (span limits dropped events, the
+ * processor dropped the run's state): what was lost may have been a tool call
+ * or a side effect, so neither an automatic retry nor a silent continue can be
+ * claimed. A lost fact only ever makes a verdict more cautious.
+ */
+function guarded(j: Judgement): Judgement {
+  if (j.retrySafety !== 'auto_retry' && j.retrySafety !== 'offer_continue') return j;
+  return {
+    cause: j.cause,
+    detail: j.detail,
+    code: j.code,
+    retryable: j.retryable,
+    phase: j.phase,
+    retrySafety: 'ask_user_before_retry',
+    retrySafetyReason: 'side_effect_facts_incomplete',
   };
 }
 

@@ -49,3 +49,26 @@ export function attemptVerdictAttributes(verdict: AttemptVerdict): AttributeReco
   if (verdict.errorCode) attributes[K.ATTR_INCIDENT_ATTEMPT_ERROR_CODE] = verdict.errorCode;
   return attributes;
 }
+
+/** What a run's verdict does to its span's status and `error.type` (docs/attributes.md#span-status-and-errortype). */
+export interface RunSpanStatus {
+  /** The status to set, when it changes. `code` uses the OTLP numbering: 0 unset, 1 ok, 2 error. */
+  readonly status?: { readonly code: number; readonly message?: string };
+  /** `error.type` to set; `null` removes it; undefined leaves it. */
+  readonly errorType?: string | null;
+}
+
+/**
+ * Failed and incomplete runs get ERROR (an existing ERROR keeps its message)
+ * and `error.type` = the cause; a cancelled run never counts as an error.
+ */
+export function runSpanStatus(incident: Incident, current: { readonly code: number }): RunSpanStatus {
+  if (incident.outcome === 'failed' || incident.outcome === 'incomplete') {
+    const cause = incident.cause ?? 'unknown_interruption';
+    const message = `${cause}${incident.causeDetail ? ` (${incident.causeDetail})` : ''}`;
+    return { status: current.code === 2 ? undefined : { code: 2, message }, errorType: cause };
+  }
+  // A user stop is a choice, not an error: it must not inflate error rates.
+  if (incident.outcome === 'cancelled') return { status: current.code === 2 ? { code: 0 } : undefined, errorType: null };
+  return {};
+}

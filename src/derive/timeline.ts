@@ -48,10 +48,18 @@ export function attemptAt(attempts: readonly AttemptRecord[], timeMillis: number
   return found;
 }
 
+/**
+ * True when another attempt came after `fact`. A fact of a known attempt is
+ * placed by structure, the attempt numbers, never by comparing timestamps
+ * across spans (their clocks may differ by a millisecond or more, see
+ * docs/conventions.md#ordering-and-agent_incidentsseq); only a run-level fact,
+ * which belongs to no attempt, is placed by time.
+ */
 function startedAfter(attempts: readonly AttemptRecord[], fact: Fact): boolean {
-  const time = timeOf(fact);
   const own = fact.attempt === undefined ? undefined : attempts.find((a) => a.key === fact.attempt);
-  return attempts.some((a) => a.startMillis > time || (own !== undefined && a.number > own.number && a.startMillis >= time));
+  if (own !== undefined) return attempts.some((a) => a.number > own.number);
+  const time = timeOf(fact);
+  return attempts.some((a) => a.startMillis > time);
 }
 
 /**
@@ -75,7 +83,7 @@ export function buildTimeline(run: RunFacts): Timeline {
     }
   }
   // An attempt cut off (never finished, no error recorded) and followed by another was abandoned for it.
-  for (const key of run.truncatedAttempts ?? []) {
+  for (const key of cutOffAttempts(run)) {
     const own = attempts.find((a) => a.key === key);
     if (own && attempts.some((a) => a.number > own.number)) retried.add(key);
   }
@@ -92,6 +100,21 @@ export function buildTimeline(run: RunFacts): Timeline {
     ? (terminal.attempt ?? attemptAt(attempts, timeOf(terminal))?.key)
     : undefined;
   return { facts, attempts, retried, recovered, terminal, terminalAttempt };
+}
+
+/**
+ * Attempts that stopped with no fact naming why: their span was cut off (open
+ * when the run ended, or ended with nothing a finished response leaves) and
+ * they recorded neither a finish nor a failure of their own. An attempt whose
+ * finish or failure was recorded ended as that fact says, whatever became of
+ * its span afterwards.
+ */
+export function cutOffAttempts(run: RunFacts): readonly string[] {
+  const truncated = run.truncatedAttempts;
+  if (truncated === undefined || truncated.length === 0) return [];
+  return truncated.filter(
+    (key) => !run.facts.some((f) => f.attempt === key && (f.kind === 'attempt_finished' || f.kind === 'provider_error' || f.kind === 'watchdog_fired')),
+  );
 }
 
 /** Retries used before attempt `key` started (for the automatic-retry budget). */

@@ -20,8 +20,20 @@ export interface DecodedSpan {
   /** Undefined while the span is open (`endTimeUnixNano` absent or 0). */
   readonly endTimeUnixNano?: bigint;
   readonly attributes: Record<string, DecodedValue>;
-  readonly events: readonly { readonly name: string; readonly timeUnixNano: bigint; readonly attributes: Record<string, DecodedValue> }[];
+  readonly events: readonly {
+    readonly name: string;
+    readonly timeUnixNano: bigint;
+    readonly attributes: Record<string, DecodedValue>;
+    /** Attributes the sender's SDK dropped from the event. */
+    readonly droppedAttributesCount?: number;
+  }[];
   readonly links: readonly { readonly traceId: string; readonly spanId: string; readonly attributes: Record<string, DecodedValue> }[];
+  /** Attributes the sender's SDK dropped (span limits). */
+  readonly droppedAttributesCount?: number;
+  /** Events the sender's SDK dropped (span limits drop the oldest: a fact may be among them). */
+  readonly droppedEventsCount?: number;
+  /** Links the sender's SDK dropped. */
+  readonly droppedLinksCount?: number;
   /** 0 unset, 1 ok, 2 error. */
   readonly statusCode: number;
   readonly statusMessage?: string;
@@ -47,6 +59,12 @@ function text(value: unknown): string | undefined {
 /** A lowercase hex id of `length` characters that is not all zeros. */
 function validId(id: string | undefined, length: number): id is string {
   return id !== undefined && id.length === length && /^[0-9a-f]+$/.test(id) && !/^0+$/.test(id);
+}
+
+/** A count the sender reported (`droppedEventsCount`…), or undefined when absent or zero. */
+function count(value: unknown): number | undefined {
+  const n = typeof value === 'string' ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 function nanos(value: unknown): bigint | undefined {
@@ -128,6 +146,7 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
             name: text(event.name) ?? '',
             timeUnixNano: nanos(event.timeUnixNano) ?? start,
             attributes: attributesOf(event.attributes),
+            droppedAttributesCount: count(event.droppedAttributesCount),
           })),
           links: listOf(span.links)
             .filter((link) => validId(text(link.traceId)?.toLowerCase(), 32) && validId(text(link.spanId)?.toLowerCase(), 16))
@@ -136,6 +155,9 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
               spanId: (text(link.spanId) as string).toLowerCase(),
               attributes: attributesOf(link.attributes),
             })),
+          droppedAttributesCount: count(span.droppedAttributesCount),
+          droppedEventsCount: count(span.droppedEventsCount),
+          droppedLinksCount: count(span.droppedLinksCount),
           statusCode: typeof status.code === 'number' ? status.code : 0,
           statusMessage: text(status.message) || undefined,
           scopeName,
@@ -162,10 +184,12 @@ export function spanViewOfDecoded(span: DecodedSpan): SpanView {
     startMillis: millis(span.startTimeUnixNano),
     endMillis: span.endTimeUnixNano === undefined ? undefined : millis(span.endTimeUnixNano),
     attributes: span.attributes,
-    events: span.events.map((e) => ({ name: e.name, timeMillis: millis(e.timeUnixNano), attributes: e.attributes })),
+    events: span.events.map((e) => ({ name: e.name, timeMillis: millis(e.timeUnixNano), attributes: e.attributes, droppedAttributesCount: e.droppedAttributesCount })),
     links: span.links.map((l) => ({ spanId: l.spanId, attributes: l.attributes })),
     statusCode: span.statusCode,
     statusMessage: span.statusMessage,
     scopeName: span.scopeName,
+    droppedEventsCount: span.droppedEventsCount,
+    droppedAttributesCount: span.droppedAttributesCount,
   };
 }
