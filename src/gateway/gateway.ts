@@ -14,10 +14,14 @@ import { decodeExportTraceRequest, encodeExportTraceResponse, ProtobufDecodeErro
 import { createSanitizer } from '../sanitize/sanitizer.js';
 import type { SanitizationOptions } from '../sanitize/sanitizer.js';
 import type { PolicyInput } from '../derive/policy.js';
+import { resolvePolicy } from '../derive/policy.js';
 import type { GatewayConfig, GatewayConfigInput } from './config.js';
 import { GatewayConfigError, resolveGatewayConfig } from './config.js';
-import { TraceFolder } from './fold-trace.js';
 import { Forwarder } from './forwarder.js';
+import type { TraceJudgeOptions } from './judge-trace.js';
+import { judgeTrace } from './judge-trace.js';
+import { ReleasedRuns } from './released-runs.js';
+import { ResourceCache } from './resource-cache.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { readBody } from './request-body.js';
 import { TraceStore } from './trace-store.js';
@@ -64,18 +68,19 @@ function countSpans(request: unknown): number {
 export async function createGateway(input: GatewayConfigInput): Promise<Gateway> {
   const config = resolveGatewayConfig(input);
   const metrics = new GatewayMetrics();
-  let folder: TraceFolder;
+  let judge: TraceJudgeOptions;
   try {
+    const policy = resolvePolicy(config.policy as PolicyInput);
     const sanitizer = createSanitizer(config.sanitization as SanitizationOptions);
-    folder = new TraceFolder({ policy: config.policy as PolicyInput, sanitization: config.sanitization as SanitizationOptions }, sanitizer);
+    judge = { policy, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(config.hold.maxHoldMillis) };
   } catch (error) {
-    // The processor names the bad option; it is a configuration error like any other.
+    // resolvePolicy and createSanitizer name the bad option; it is a configuration error like any other.
     throw new GatewayConfigError(`invalid gateway config at policy or sanitization: ${(error as Error).message}`);
   }
-  const store = new TraceStore(config.limits, config.hold);
+  const store = new TraceStore(config.limits, config.hold, { judged: judge.released.runs });
   const forwarder = new Forwarder(config.upstream, metrics);
   let closing = false;
-  // Folds run one at a time: replay through the shared provider is not reentrant.
+  // Passes run one at a time, in order: a trace's late spans go out after its earlier ones.
   let folding: Promise<void> = Promise.resolve();
   let releasing = false;
 
@@ -84,11 +89,12 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     folding = folding.then(async () => {
       // Folded traces go upstream together, in requests of up to FORWARD_BATCH_SPANS spans.
       let batch: ReadableSpan[] = [];
-      for (const spans of store.takeReady(Date.now(), all)) {
+      const now = Date.now();
+      for (const spans of store.takeReady(now, all)) {
         try {
-          const folded = await folder.fold(spans);
-          for (const { outcome, cause } of folded.outcomes) metrics.run(outcome, cause);
-          batch.push(...folded.spans);
+          const judged = judgeTrace(spans, judge, now);
+          for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
+          for (const span of judged.spans) batch.push(span);
         } catch (error) {
           // A trace the fold cannot take is not lost silently: counted and logged.
           metrics.refused('fold_failed', spans.length);
@@ -97,6 +103,8 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
         if (batch.length >= FORWARD_BATCH_SPANS) {
           forwarder.send(batch);
           batch = [];
+          // Folding is synchronous: let requests in between big batches.
+          await new Promise<void>((resolve) => setImmediate(resolve));
         }
       }
       forwarder.send(batch);
@@ -227,7 +235,6 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       await flush();
       forwarder.stop();
       await forwarder.idle();
-      await folder.shutdown();
     },
   };
 }

@@ -19,7 +19,8 @@ import type { Sanitizer } from '../sanitize/sanitizer.js';
 import { createSanitizer } from '../sanitize/sanitizer.js';
 import type { RedactionTally } from '../sanitize/scrubber.js';
 import { createTally } from '../sanitize/scrubber.js';
-import { sanitizeSpanInPlace } from './sanitize-span.js';
+import type { SanitizableSpan } from '../sanitize/sanitize-span.js';
+import { sanitizeSpanInPlace } from '../sanitize/sanitize-span.js';
 import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
 /** Counters of the processor's own behaviour, for tests and health checks. */
 export interface IncidentProcessorStats {
@@ -118,7 +119,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
     if (this.#sanitizer.mode === 'off') return;
     try {
       const tally = createTally();
-      sanitizeSpanInPlace(span, this.#sanitizer, tally);
+      sanitizeSpanInPlace(span as unknown as SanitizableSpan, this.#sanitizer, tally);
       if (tally.changed > 0) {
         writeAttributes(span, { [K.ATTR_INCIDENT_REDACTIONS]: tally.changed });
         this.#countRedactions(tally);

@@ -1,21 +1,26 @@
 /**
- * The gateway's fold: a received trace gets the verdict the SDK processor
+ * The gateway's judge: a received trace gets the verdict the SDK processor
  * gives, keeps its ids, times, resource and scope, and a run whose span never
  * arrived still gets an incident, written on the topmost span that did.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { afterAll, describe, expect, it } from 'vitest';
-import { TraceFolder } from '../../src/gateway/fold-trace.js';
+import { describe, expect, it } from 'vitest';
+import { judgeTrace } from '../../src/gateway/judge-trace.js';
+import { ReleasedRuns } from '../../src/gateway/released-runs.js';
+import { ResourceCache } from '../../src/gateway/resource-cache.js';
+import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { createSanitizer } from '../../src/sanitize/sanitizer.js';
+import { DEFAULT_POLICY } from '../../src/derive/policy.js';
 import type { Incident } from '../../src/index.js';
 import { createTask, incidentAttributes, recoveryContext, safeRetry } from '../../src/index.js';
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
 
-const folder = new TraceFolder({}, createSanitizer());
-afterAll(() => folder.shutdown());
+const sanitizer = createSanitizer();
+const options = { policy: DEFAULT_POLICY, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(60_000) };
+const folder = { fold: async (spans: readonly DecodedSpan[]) => judgeTrace(spans, options, Date.now()) };
 
 const fixture = (name: string) => decodeOtlpJsonSpans(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'traces', `${name}.otlp.json`), 'utf8')));
 
@@ -35,7 +40,7 @@ async function recordedTrace(build: (run: ReturnType<ReturnType<typeof createPip
   });
 }
 
-describe('TraceFolder', () => {
+describe('judgeTrace', () => {
   it('gives a recorded AI SDK 7 trace the verdict the processor gives, with its own ids and resource', async () => {
     const spans = fixture('ai-sdk-7-otel/socket-drop-after-text');
     const { spans: out, outcomes } = await folder.fold(spans);
@@ -100,7 +105,7 @@ describe('TraceFolder', () => {
   });
 });
 
-describe('TraceFolder on spans an SDK processor already judged', () => {
+describe('judgeTrace on spans an SDK processor already judged', () => {
   it('keeps the verdict they arrived with: the processor saw the run in process', async () => {
     // A run the SDK processor finalized as never ended (the agent kept it open until shutdown).
     const pipeline = createPipeline();
