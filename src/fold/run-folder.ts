@@ -44,7 +44,7 @@ export interface SpanStart {
 
 /** What ending a span gave: the verdict of a run, or of a failed attempt. */
 export type Folded =
-  | { readonly kind: 'run'; readonly incident: Incident; readonly tracked: boolean }
+  | { readonly kind: 'run'; readonly incident: Incident; readonly facts: RunFacts; readonly tracked: boolean }
   | { readonly kind: 'attempt'; readonly verdict: AttemptVerdict };
 
 /**
@@ -56,7 +56,6 @@ export type Folded =
 export class RunFolder<H extends LiveSpan> {
   readonly #options: RunFolderOptions;
   readonly #runs = new RunTable<H>();
-  #evictedRuns = 0;
 
   constructor(options: RunFolderOptions) {
     this.#options = options;
@@ -107,14 +106,14 @@ export class RunFolder<H extends LiveSpan> {
    * starts a run; a span under a tracked run is indexed as part of it; any
    * other span is ignored.
    */
-  start(start: SpanStart, handle: H): void {
+  start(start: SpanStart, handle: H, options: { readonly policy?: Policy } = {}): void {
     const parent = this.#runs.owner(start.parentSpanId);
     const match = recognise(handle, this.#options.adapters);
     // A framework call is part of the run it sits in, unless a tool or an
     // attempt lies between them (a sub-agent called by a tool is a run of its own).
     const partOfRun = match?.role === 'call' && parent !== undefined && !this.#underToolOrAttempt(parent, start.parentSpanId);
     if (match?.role === 'run' || (match?.role === 'call' && !partOfRun)) {
-      this.#addRun(start, handle, match.adapter, parent);
+      this.#addRun(start, handle, match.adapter, parent, options.policy);
       return;
     }
     if (!parent) return;
@@ -193,11 +192,17 @@ export class RunFolder<H extends LiveSpan> {
    */
   end(view: SpanView, handle: H): Folded | undefined {
     const run = this.#runs.run(view.spanId);
-    if (run) return { kind: 'run', incident: this.#finishRun(run, view), tracked: true };
+    if (run) {
+      const incident = this.#finishRun(run, view);
+      return { kind: 'run', incident, facts: runFactsOf(run), tracked: true };
+    }
     const owner = this.#runs.owner(view.spanId);
     if (owner) return this.#collectChild(owner, view);
     const match = recognise(handle, this.#options.adapters);
-    if (match?.role === 'run' || match?.role === 'call') return { kind: 'run', incident: this.#untrackedRun(view, match.adapter), tracked: false };
+    if (match?.role === 'run' || match?.role === 'call') {
+      const judged = this.#untrackedRun(view, match.adapter);
+      return { kind: 'run', incident: judged.incident, facts: judged.facts, tracked: false };
+    }
     return undefined;
   }
 
@@ -247,7 +252,7 @@ export class RunFolder<H extends LiveSpan> {
     };
   }
 
-  #addRun(start: SpanStart, handle: H, adapter: ConventionAdapter, parent: RunState<H> | undefined): void {
+  #addRun(start: SpanStart, handle: H, adapter: ConventionAdapter, parent: RunState<H> | undefined, policy?: Policy): void {
     if (this.#runs.size >= this.#options.maxOpenRuns) this.#runs.evictOldest();
     this.#runs.addRun({
       spanId: start.spanId,
@@ -256,6 +261,7 @@ export class RunFolder<H extends LiveSpan> {
       parent,
       parentSpanId: start.parentSpanId,
       startMillis: start.startMillis,
+      policy,
       facts: [],
       attempts: [],
       open: new Map(),
@@ -302,7 +308,7 @@ export class RunFolder<H extends LiveSpan> {
     return {
       attempt,
       truncated,
-      trustedReadOnlyTools: this.#options.policy.trustedReadOnlyTools,
+      trustedReadOnlyTools: (run.policy ?? this.#options.policy).trustedReadOnlyTools,
       attemptKeyOf: (number) => run.attempts.find((a) => a.number === number)?.key,
     };
   }
@@ -392,7 +398,7 @@ export class RunFolder<H extends LiveSpan> {
     }
     if (role === 'call') this.#absorbStatusError(run, extraction, view.endMillis ?? view.startMillis);
     if (role === 'attempt' && run.facts.some((f) => f.attempt === view.spanId && (f.kind === 'provider_error' || f.kind === 'watchdog_fired'))) {
-      const verdict = deriveAttemptVerdict(runFactsOf(run), view.spanId, this.#options.policy);
+      const verdict = deriveAttemptVerdict(runFactsOf(run), view.spanId, run.policy ?? this.#options.policy);
       if (verdict) return { kind: 'attempt', verdict };
     }
     return undefined;
@@ -410,7 +416,7 @@ export class RunFolder<H extends LiveSpan> {
       const extraction = run.adapter.extract(view, 'run', this.#context(run, undefined, false));
       this.#absorb(run, extraction);
       this.#absorbStatusError(run, extraction, view.endMillis ?? view.startMillis);
-      const incident = deriveIncident(runFactsOf(run), this.#options.policy);
+      const incident = deriveIncident(runFactsOf(run), run.policy ?? this.#options.policy);
       this.#passSideEffectsUp(run, incident, view.endMillis ?? view.startMillis);
       return incident;
     } finally {
@@ -423,14 +429,15 @@ export class RunFolder<H extends LiveSpan> {
    * A run whose facts were evicted (or that started before the fold saw it):
    * judged from what its own span shows, and the evidence is said to be cut off.
    */
-  #untrackedRun(view: SpanView, adapter: ConventionAdapter): Incident {
+  #untrackedRun(view: SpanView, adapter: ConventionAdapter): { incident: Incident; facts: RunFacts } {
     const extraction = adapter.extract(view, 'run', {
       truncated: false,
       trustedReadOnlyTools: this.#options.policy.trustedReadOnlyTools,
       attemptKeyOf: () => undefined,
     });
     const facts = extraction.facts.map((f, i) => (Number.isFinite(f.seq) ? f : { ...f, seq: SEQ_BASE + i }));
-    return deriveIncident({ facts, attempts: [], evidenceTruncated: true }, this.#options.policy);
+    const run: RunFacts = { facts, attempts: [], evidenceTruncated: true };
+    return { incident: deriveIncident(run, this.#options.policy), facts: run };
   }
 
   /** A nested run's side effects become a fact of its parent, placed by structure (the tool or attempt it ran under). */

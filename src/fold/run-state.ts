@@ -6,6 +6,7 @@
  */
 import type { ConventionAdapter } from '../conventions/adapter.js';
 import type { AttributeView, SpanRole } from '../conventions/span-view.js';
+import type { Policy } from '../derive/policy.js';
 import type { AttemptRecord, Fact } from '../model/facts.js';
 
 /**
@@ -40,6 +41,8 @@ export interface RunState<H> {
   /** The span this run's span is a child of, for placing its side effects in its parent. */
   readonly parentSpanId?: string;
   readonly startMillis: number;
+  /** The verdict rules of this run, when they are not the fold's (a recorder's own policy). */
+  readonly policy?: Policy;
   readonly facts: Fact[];
   readonly attempts: AttemptRecord[];
   /** Open descendant spans (nested runs included), by span id, in start order. */

@@ -1,22 +1,26 @@
 /**
  * RunRecorder: the runtime side of the native convention. It starts the run,
  * attempt and tool spans with GenAI attributes, records every fact as a span
- * event, and derives the same verdict in-process that the processor exports,
- * from the same facts and the same pure functions.
+ * event, and keeps a view of each span it records in the fold core
+ * (src/fold/), so the verdict it gives in-process is the one the processor
+ * and the gateway give the exported spans: the same views through the same
+ * fold. Nested runs (sub-agents) share their parent's fold.
  */
 import type { Attributes, Context, HrTime, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { decodeNativeEvent } from '../conventions/native-events.js';
 import { classifyError, classifyToolError, describeError, retryAfterMillis, safeCode, toolErrorCode } from '../derive/classify-error.js';
 import { deriveAttemptVerdict, deriveIncident } from '../derive/derive-incident.js';
 import type { Policy, PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
+import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
 import type { CancelOrigin, LifecycleKind, ProcessCloseReason, ToolSideEffects, WatchdogPhase } from '../model/enums.js';
-import type { AttemptRecord, Fact, FactDraft, RunFacts } from '../model/facts.js';
+import type { RunFacts } from '../model/facts.js';
 import { hrTimeToMillis } from '../model/hr-time.js';
 import type { Incident } from '../model/incident.js';
 import type { AttemptHistoryEntry, AttemptUsage, RecoverableRun, RecoveryActionRecord, RunSnapshot, RunStopReason } from '../model/recovery.js';
 import { GEN_AI, NATIVE_ATTR as A, NATIVE_EVENT as E, OPERATION } from '../model/native-convention.js';
+import type { FoldSession, RecordedView } from './fold-session.js';
+import { FoldSession as Session, sessionIn, withSession } from './fold-session.js';
 
 /** One tool exposed to a provider request. */
 export interface BoundaryToolInput {
@@ -95,10 +99,31 @@ function startMillisOf(span: Span): number | undefined {
   return Number.isFinite(start) ? start : undefined;
 }
 
+/** The name of an SDK span, when the span exposes it. */
+function nameOf(span: Span): string | undefined {
+  const name = (span as { readonly name?: unknown }).name;
+  return typeof name === 'string' ? name : undefined;
+}
+
 /** Stream part types (AI SDK `fullStream`) that are provider progress. */
 const TEXT_PARTS = new Set(['text-start', 'text-delta', 'text']);
 const REASONING_PARTS = new Set(['reasoning-start', 'reasoning-delta', 'reasoning']);
 const OTHER_PROGRESS_PARTS = new Set(['tool-input-delta', 'tool-result', 'tool-error', 'source', 'file']);
+
+/** A recorder handle of a span of the run: its OpenTelemetry span and its view in the fold. */
+interface Handle {
+  readonly ended: boolean;
+  readonly span: Span;
+  /** @internal */
+  readonly view: RecordedView;
+  /** @internal Ends the handle as cut off by the run's end, at `endMillis`. */
+  cutAt(endMillis: number): void;
+}
+
+/** A fresh view of a span the recorder starts or adopts. */
+function viewOf(spanId: string, parentSpanId: string | undefined, name: string, attributes: Attributes, startMillis: number, links: RecordedView['links'] = []): RecordedView {
+  return { spanId, parentSpanId, name, attributes: { ...attributes }, events: [], links, startMillis, statusCode: 0 };
+}
 
 /** Records one run. Create it with {@link RunRecorder.start}. */
 export class RunRecorder implements RecoverableRun {
@@ -109,9 +134,15 @@ export class RunRecorder implements RecoverableRun {
   readonly #policy: Policy;
   readonly #options: RunRecorderOptions;
   readonly #context: Context;
-  readonly #facts: Fact[] = [];
-  readonly #attempts: AttemptRecord[] = [];
-  readonly #open = new Set<{ readonly ended: boolean }>();
+  readonly #session: FoldSession;
+  /** The run span's view in the fold. */
+  readonly #view: RecordedView;
+  /** Views of the spans recorded, by their OpenTelemetry span. */
+  readonly #views = new Map<Span, RecordedView>();
+  readonly #attempts: { readonly key: string; readonly number: number; readonly startMillis: number }[] = [];
+  readonly #open = new Set<Handle>();
+  /** The verdict and facts at the run's end. */
+  #final: { readonly incident: Incident; readonly facts: RunFacts } | undefined;
   /** Per attempt number: its span context, end time, retry-after and usage. */
   readonly #attemptState = new Map<number, { spanContext: SpanContext; endMillis?: number; retryAfterMillis?: number; usage?: AttemptUsage; finished?: boolean }>();
   readonly #stop = new AbortController();
@@ -140,12 +171,18 @@ export class RunRecorder implements RecoverableRun {
     }
     const parent = options.parentContext ?? otelContext.active();
     this.#startMillis = this.#clock();
-    this.span = this.#tracer.startSpan(
-      options.agentName ? `${OPERATION.RUN} ${options.agentName}` : OPERATION.RUN,
-      { kind: SpanKind.INTERNAL, attributes, links, startTime: hr(this.#startMillis) },
-      parent,
-    );
-    this.#context = trace.setSpan(parent, this.span);
+    const name = options.agentName ? `${OPERATION.RUN} ${options.agentName}` : OPERATION.RUN;
+    this.span = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, links, startTime: hr(this.#startMillis) }, parent);
+    // A run started under another run's context is nested in it: it joins that fold.
+    const place = sessionIn(parent);
+    this.#session = place?.session ?? new Session();
+    const id = this.#session.nextId();
+    const parentId = place ? (this.#session.idOf(trace.getSpan(parent)) ?? place.runId) : undefined;
+    this.#view = viewOf(id, parentId, name, attributes, this.#startMillis);
+    this.#session.bind(this.span, id);
+    this.#session.folder.start(this.#view, this.#view, { policy: this.#policy });
+    this.#session.addRun(id, { cut: (endMillis) => this.#cutByParent(endMillis) });
+    this.#context = withSession(trace.setSpan(parent, this.span), { session: this.#session, runId: id });
   }
 
   /**
@@ -191,15 +228,12 @@ export class RunRecorder implements RecoverableRun {
     const retryLink = this.#takeRetryLink();
     if (retryLink) attributes[A.RETRY_OF_ATTEMPT] = retryLink.number;
     const startMillis = this.#clock();
-    const span = this.#tracer.startSpan(
-      model ? `chat ${model}` : 'chat',
-      { kind: SpanKind.CLIENT, attributes, links: retryLink ? [retryLink.link] : [], startTime: hr(startMillis) },
-      this.#context,
-    );
-    const key = span.spanContext().spanId;
-    this.#attempts.push({ key, number, startMillis });
+    const name = model ? `chat ${model}` : 'chat';
+    const span = this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes, links: retryLink ? [retryLink.link] : [], startTime: hr(startMillis) }, this.#context);
+    const view = this.#track(span, name, attributes, startMillis);
+    this.#attempts.push({ key: view.spanId, number, startMillis });
     this.#attemptState.set(number, { spanContext: span.spanContext() });
-    const attempt = new AttemptRecorder(this, span, key, number);
+    const attempt = new AttemptRecorder(this, span, view, number);
     this.#open.add(attempt);
     if (options.boundary) attempt.recordBoundary(options.boundary);
     return attempt;
@@ -213,18 +247,21 @@ export class RunRecorder implements RecoverableRun {
    */
   adoptAttempt(span: Span, options: { readonly boundary?: BoundaryInput } = {}): AttemptRecorder {
     const number = this.#attempts.length + 1;
-    const key = span.spanContext().spanId;
     // The span says it is recorded natively, so readers trust its events over its own attributes.
     span.setAttribute(A.ATTEMPT_NUMBER, number);
+    const attributes: Attributes = { [GEN_AI.OPERATION_NAME]: 'chat', [A.ATTEMPT_NUMBER]: number };
     const retryLink = this.#takeRetryLink();
     if (retryLink) {
       span.setAttribute(A.RETRY_OF_ATTEMPT, retryLink.number);
+      attributes[A.RETRY_OF_ATTEMPT] = retryLink.number;
       // Links after start are API 1.9+; an older span simply goes without.
       (span as { addLink?: (link: Link) => unknown }).addLink?.(retryLink.link);
     }
-    this.#attempts.push({ key, number, startMillis: startMillisOf(span) ?? this.#clock() });
+    const startMillis = startMillisOf(span) ?? this.#clock();
+    const view = this.#track(span, nameOf(span) ?? 'chat', attributes, startMillis);
+    this.#attempts.push({ key: view.spanId, number, startMillis });
     this.#attemptState.set(number, { spanContext: span.spanContext() });
-    const attempt = new AttemptRecorder(this, span, key, number, false);
+    const attempt = new AttemptRecorder(this, span, view, number, false);
     this.#open.add(attempt);
     if (options.boundary) attempt.recordBoundary(options.boundary);
     return attempt;
@@ -232,8 +269,10 @@ export class RunRecorder implements RecoverableRun {
 
   /**
    * Adopts a tool-execution span that an instrumentation started (the AI
-   * SDK's `ai.toolCall`): writes the tool's side-effect class on it and
-   * records that the tool started. The recorder never ends an adopted span.
+   * SDK's `ai.toolCall`): writes the tool's side-effect class on it, and the
+   * number of the attempt that called it (`agent_incidents.attempt.number`,
+   * with a link), so every reader places it by that and not by time. The
+   * recorder never ends an adopted span.
    */
   adoptTool(
     span: Span,
@@ -241,15 +280,23 @@ export class RunRecorder implements RecoverableRun {
   ): ToolRecorder {
     const sideEffects = options.sideEffects ?? 'unknown';
     span.setAttribute(A.TOOL_SIDE_EFFECTS, sideEffects);
-    const startMillis = startMillisOf(span) ?? this.#clock();
-    const attempt = options.attempt?.key ?? this.#attemptAt(startMillis);
-    this.#push({ kind: 'tool_execution_started', tool: options.name, sideEffects, timeMillis: startMillis, attempt });
-    const tool = new ToolRecorder(this, span, options.name, attempt, false);
+    const attributes: Attributes = { [GEN_AI.OPERATION_NAME]: OPERATION.TOOL, [GEN_AI.TOOL_NAME]: options.name, [A.TOOL_SIDE_EFFECTS]: sideEffects };
+    if (options.attempt) {
+      span.setAttribute(A.ATTEMPT_NUMBER, options.attempt.number);
+      attributes[A.ATTEMPT_NUMBER] = options.attempt.number;
+      (span as { addLink?: (link: Link) => unknown }).addLink?.({ context: options.attempt.span.spanContext() });
+    }
+    const view = this.#track(span, nameOf(span) ?? `${OPERATION.TOOL} ${options.name}`, attributes, startMillisOf(span) ?? this.#clock());
+    const tool = new ToolRecorder(this, span, view, false);
     this.#open.add(tool);
     return tool;
   }
 
-  /** Starts a tool execution (`execute_tool` span), linked to the attempt that called it. */
+  /**
+   * Starts a tool execution (`execute_tool` span). With `attempt`, the span
+   * names the attempt that called it (`agent_incidents.attempt.number`, and a
+   * link); without, readers place it in the attempt running when it started.
+   */
   startTool(options: {
     readonly name: string;
     readonly callId?: string;
@@ -264,20 +311,15 @@ export class RunRecorder implements RecoverableRun {
       [A.TOOL_SIDE_EFFECTS]: sideEffects,
     };
     if (options.callId) attributes[GEN_AI.TOOL_CALL_ID] = options.callId;
+    if (options.attempt) attributes[A.ATTEMPT_NUMBER] = options.attempt.number;
     const startMillis = this.#clock();
+    const name = `${OPERATION.TOOL} ${options.name}`;
     const span = this.#tracer.startSpan(
-      `${OPERATION.TOOL} ${options.name}`,
-      {
-        kind: SpanKind.INTERNAL,
-        attributes,
-        startTime: hr(startMillis),
-        links: options.attempt ? [{ context: options.attempt.span.spanContext() }] : [],
-      },
+      name,
+      { kind: SpanKind.INTERNAL, attributes, startTime: hr(startMillis), links: options.attempt ? [{ context: options.attempt.span.spanContext() }] : [] },
       this.#context,
     );
-    const attempt = options.attempt?.key ?? this.#attemptAt(startMillis);
-    this.#push({ kind: 'tool_execution_started', tool: options.name, sideEffects, timeMillis: startMillis, attempt });
-    const tool = new ToolRecorder(this, span, options.name, attempt);
+    const tool = new ToolRecorder(this, span, this.#track(span, name, attributes, startMillis));
     this.#open.add(tool);
     return tool;
   }
@@ -293,7 +335,7 @@ export class RunRecorder implements RecoverableRun {
     const number = typeof attempt === 'object' ? attempt.number : attempt;
     const attributes: Attributes = number === undefined ? {} : { [A.RETRY_OF_ATTEMPT]: number };
     if (options.delayMillis !== undefined) attributes[A.RETRY_DELAY_MS] = options.delayMillis;
-    this.record(this.span, E.RETRY_ISSUED, attributes, undefined);
+    this.record(this.span, E.RETRY_ISSUED, attributes);
     if (!this.#ended && !this.#stop.signal.aborted) this.#pendingRetryOf = number;
   }
 
@@ -321,13 +363,13 @@ export class RunRecorder implements RecoverableRun {
       attributes[A.SNAPSHOT_DURATION_MS] = snapshot.durationMillis;
       if (snapshot.costUsd !== undefined) attributes[A.SNAPSHOT_COST_USD] = snapshot.costUsd;
     }
-    this.record(this.span, E.RECOVERY_ACTION, attributes, undefined);
+    this.record(this.span, E.RECOVERY_ACTION, attributes);
   }
 
   /** Each attempt so far with its own verdict: the attempt history a recovery strategy reads. */
   attemptHistory(): AttemptHistoryEntry[] {
-    const run = this.#runFacts();
-    const retried = new Set(this.#facts.flatMap((f) => (f.kind === 'retry_issued' && f.ofAttempt !== undefined ? [f.ofAttempt] : [])));
+    const run = this.#facts();
+    const retried = new Set(run.facts.flatMap((f) => (f.kind === 'retry_issued' && f.ofAttempt !== undefined ? [f.ofAttempt] : [])));
     return this.#attempts.map((a) => {
       const state = this.#attemptState.get(a.number);
       const verdict = deriveAttemptVerdict(run, a.key, this.#policy);
@@ -383,12 +425,12 @@ export class RunRecorder implements RecoverableRun {
   watchdogFired(options: { readonly phase: WatchdogPhase; readonly budgetMillis?: number }): void {
     const attributes: Attributes = { [A.WATCHDOG_PHASE]: options.phase };
     if (options.budgetMillis !== undefined) attributes[A.WATCHDOG_BUDGET_MS] = options.budgetMillis;
-    this.record(this.span, E.WATCHDOG_FIRED, attributes, undefined);
+    this.record(this.span, E.WATCHDOG_FIRED, attributes);
   }
 
   /** Records that the user (or the client) cancelled the run. */
   userCancel(origin: CancelOrigin = 'user_stop'): void {
-    this.record(this.span, E.USER_CANCEL, { [A.CANCEL_ORIGIN]: origin }, undefined);
+    this.record(this.span, E.USER_CANCEL, { [A.CANCEL_ORIGIN]: origin });
     this.#abort({ cause: 'user_cancel' });
   }
 
@@ -400,14 +442,14 @@ export class RunRecorder implements RecoverableRun {
     const attributes: Attributes = { [A.LIFECYCLE_KIND]: options.kind };
     const initiated = options.initiatedAt instanceof Date ? options.initiatedAt.getTime() : options.initiatedAt;
     if (initiated !== undefined && Number.isFinite(initiated)) attributes[A.LIFECYCLE_INITIATED_AT] = initiated;
-    this.record(this.span, E.LIFECYCLE_CLOSE, attributes, undefined);
+    this.record(this.span, E.LIFECYCLE_CLOSE, attributes);
     this.#abort({ cause: 'local_lifecycle_close' });
   }
 
   /** Records that building the provider request failed before any attempt. */
   setupFailure(error: unknown): void {
     const code = classifyError(describeError(error)).code;
-    this.record(this.span, E.SETUP_FAILURE, code ? { [A.ERROR_CODE]: code } : {}, undefined);
+    this.record(this.span, E.SETUP_FAILURE, code ? { [A.ERROR_CODE]: code } : {});
   }
 
   /** Records that the agent process exited. */
@@ -415,7 +457,7 @@ export class RunRecorder implements RecoverableRun {
     const attributes: Attributes = { [A.PROCESS_CLOSE_REASON]: options.closeReason ?? 'execution_failed' };
     if (options.exitCode !== undefined) attributes[A.PROCESS_EXIT_CODE] = options.exitCode;
     if (options.signal) attributes[A.PROCESS_SIGNAL] = options.signal;
-    this.record(this.span, E.PROCESS_EXIT, attributes, undefined);
+    this.record(this.span, E.PROCESS_EXIT, attributes);
   }
 
   /**
@@ -423,16 +465,19 @@ export class RunRecorder implements RecoverableRun {
    * functions the processor uses on the exported spans.
    */
   incident(): Incident {
-    return deriveIncident(this.#runFacts(), this.#policy);
+    if (this.#final) return this.#final.incident;
+    return deriveIncident(this.#facts(), this.#policy);
   }
 
-  /** Ends the run span (once) and returns the final verdict. */
+  /**
+   * Ends the run span (once) and returns the final verdict. Spans of the run
+   * still open (attempts, tools, nested runs) are cut off here: the recorder
+   * ends the ones it owns at the run's end, marked `incident.truncated`, and
+   * marks the adopted ones for their owner to end, so every reader of the
+   * exported spans sees them cut off as this verdict does.
+   */
   end(): Incident {
-    if (!this.#ended) {
-      this.#ended = true;
-      this.#endMillis = this.#clock();
-      this.span.end(hr(this.#endMillis));
-    }
+    if (!this.#ended) this.#finish(this.#clock(), false);
     return this.incident();
   }
 
@@ -446,22 +491,23 @@ export class RunRecorder implements RecoverableRun {
     if (details.finished) state.finished = true;
   }
 
-  /** @internal Records a native fact event on `span` and keeps the decoded fact. */
-  record(span: Span, name: string, attributes: Attributes, attempt: string | undefined, timeMillis = this.#clock()): void {
+  /** @internal Records a native fact event on `span`, and in its view. */
+  record(span: Span, name: string, attributes: Attributes, timeMillis = this.#clock()): void {
     if (this.#ended) return;
     const seq = ++this.#seq;
     const eventAttributes = { ...attributes, [A.SEQ]: seq };
     span.addEvent(name, eventAttributes, hr(timeMillis));
-    // Decode what was written, so the in-process facts are exactly the exported ones.
-    const decoded = decodeNativeEvent({ name, timeMillis, attributes: eventAttributes }, (n) => this.#attempts.find((a) => a.number === n)?.key);
-    if (!decoded) return;
-    const runLevel = span === this.span;
-    this.#facts.push({ timeMillis, attempt: runLevel ? undefined : attempt, ...decoded, seq } as Fact);
+    const view = span === this.span ? this.#view : this.#views.get(span);
+    view?.events.push({ name, timeMillis, attributes: eventAttributes });
   }
 
-  /** @internal Keeps a fact that is expressed by span structure, not by an event. */
-  push(draft: FactDraft): void {
-    this.#push(draft);
+  /** @internal A span of the run ended: its view ends in the fold. */
+  spanEnded(handle: Handle, endMillis: number): void {
+    this.#open.delete(handle);
+    this.#views.delete(handle.span);
+    if (this.#ended) return;
+    handle.view.endMillis = endMillis;
+    this.#session.folder.end(handle.view, handle.view);
   }
 
   /** @internal */
@@ -474,24 +520,56 @@ export class RunRecorder implements RecoverableRun {
     return hr(millis);
   }
 
-  /** @internal */
-  closed(handle: { readonly ended: boolean }): void {
-    this.#open.delete(handle);
+  /** Starts tracking the view of a span of this run in the fold. */
+  #track(span: Span, name: string, attributes: Attributes, startMillis: number): RecordedView {
+    const view = viewOf(this.#session.nextId(), this.#view.spanId, name, attributes, startMillis);
+    this.#session.bind(span, view.spanId);
+    this.#views.set(span, view);
+    this.#session.folder.start(view, view);
+    return view;
   }
 
-  #push(draft: FactDraft): void {
-    if (this.#ended) return;
-    this.#facts.push({ ...draft, seq: draft.seq ?? 1_000_000_000 + this.#facts.length } as Fact);
+  /** The run's facts: final once it ended, else as they stand (open tools count as running). */
+  #facts(): RunFacts {
+    if (this.#final) return this.#final.facts;
+    return this.#session.folder.peek(this.#view.spanId, (v) => v) ?? { facts: [], attempts: [] };
   }
 
-  #runFacts(): RunFacts {
-    const open = this.#ended ? [...this.#open].filter((o) => !o.ended) : [];
-    return {
-      facts: this.#facts,
-      attempts: this.#attempts,
-      openChildren: open.length > 0,
-      truncatedAttempts: open.filter((o): o is AttemptRecorder => o instanceof AttemptRecorder).map((a) => a.key),
-    };
+  /**
+   * Ends the run at `endMillis`: cuts off what is still open, then ends the
+   * run span's view and the span. `byParent`: the run is nested and its parent
+   * ended first, so the run span is marked `incident.truncated` too.
+   */
+  #finish(endMillis: number, byParent: boolean): void {
+    this.#ended = true;
+    this.#endMillis = endMillis;
+    this.#session.removeRun(this.#view.spanId);
+    for (const handle of [...this.#open]) handle.cutAt(endMillis);
+    this.#open.clear();
+    this.#views.clear();
+    const folder = this.#session.folder;
+    for (const view of folder.cutOpenSpans(this.#view.spanId)) {
+      const nested = folder.isRun(view.spanId) ? this.#session.run(view.spanId) : undefined;
+      if (nested) {
+        nested.cut(endMillis);
+        continue;
+      }
+      view.endMillis = endMillis;
+      folder.end(view, view);
+    }
+    if (byParent) {
+      this.span.setAttribute(ATTR_INCIDENT_TRUNCATED, true);
+      this.#view.attributes[ATTR_INCIDENT_TRUNCATED] = true;
+    }
+    this.#view.endMillis = endMillis;
+    const folded = folder.end(this.#view, this.#view);
+    if (folded?.kind === 'run') this.#final = { incident: folded.incident, facts: folded.facts };
+    this.span.end(hr(endMillis));
+  }
+
+  /** The parent run ended while this nested run was open: it is cut off there. */
+  #cutByParent(endMillis: number): void {
+    if (!this.#ended) this.#finish(endMillis, true);
   }
 
   #abort(reason: RunStopReason): void {
@@ -510,19 +588,16 @@ export class RunRecorder implements RecoverableRun {
     return { number, link: { context: spanContext, attributes: { [A.LINK_TYPE]: 'retry_of', [A.RETRY_OF_ATTEMPT]: number } } };
   }
 
-  #attemptAt(timeMillis: number): string | undefined {
-    return this.#attempts.filter((a) => a.startMillis <= timeMillis).at(-1)?.key;
-  }
 }
 
 /** Records one provider attempt. Every method is a no-op once the attempt ended. */
-export class AttemptRecorder {
+export class AttemptRecorder implements Handle {
   /** The attempt span (`chat`). */
   readonly span: Span;
   /** 1-based number of the attempt within its run. */
   readonly number: number;
-  /** @internal */
-  readonly key: string;
+  /** @internal The attempt's view in the fold. */
+  readonly view: RecordedView;
   readonly #run: RunRecorder;
   readonly #once = new Set<string>();
   /** False for an adopted span: its owner sets its status and ends it. */
@@ -530,12 +605,17 @@ export class AttemptRecorder {
   #ended = false;
 
   /** @internal */
-  constructor(run: RunRecorder, span: Span, key: string, number: number, owned = true) {
+  constructor(run: RunRecorder, span: Span, view: RecordedView, number: number, owned = true) {
     this.#run = run;
     this.span = span;
-    this.key = key;
+    this.view = view;
     this.number = number;
     this.#owned = owned;
+  }
+
+  /** @internal The attempt's key in the fold. */
+  get key(): string {
+    return this.view.spanId;
   }
 
   /** Whether the attempt ended (finished, failed or watchdog). */
@@ -695,43 +775,56 @@ export class AttemptRecorder {
 
   #record(name: string, attributes: Attributes): void {
     if (this.#ended) return;
-    this.#run.record(this.span, name, attributes, this.key);
+    this.#run.record(this.span, name, attributes);
   }
 
   #end(code: SpanStatusCode, message?: string, errorType?: string): void {
     if (this.#ended) return;
     this.#ended = true;
     this.#run.attemptEnded(this.number, {});
-    if (!this.#owned) {
-      this.#run.closed(this);
-      return;
-    }
-    if (code === SpanStatusCode.ERROR) {
+    const endMillis = this.#run.now();
+    if (this.#owned && code === SpanStatusCode.ERROR) {
       this.span.setStatus({ code, message });
       if (errorType) this.span.setAttribute(GEN_AI.ERROR_TYPE, errorType);
+      this.view.statusCode = code;
+      this.view.statusMessage = message;
     }
-    this.span.end(this.#run.hrTime(this.#run.now()));
-    this.#run.closed(this);
+    if (this.#owned) this.span.end(this.#run.hrTime(endMillis));
+    this.#run.spanEnded(this, endMillis);
+  }
+
+  /** @internal Cut off by the run's end: an owned span ends there, an adopted one is marked for its owner. */
+  cutAt(endMillis: number): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#run.attemptEnded(this.number, {});
+    markCut(this.span, this.#owned, endMillis, this.#run);
   }
 }
 
+/** Marks a span cut off at its run's end (`incident.truncated`); ends it when the recorder owns it. */
+function markCut(span: Span, owned: boolean, endMillis: number, run: RunRecorder): void {
+  if (!span.isRecording()) return;
+  span.setAttribute(ATTR_INCIDENT_TRUNCATED, true);
+  if (owned) span.end(run.hrTime(endMillis));
+}
+
 /** Records one tool execution. Every method is a no-op once the tool ended. */
-export class ToolRecorder {
+export class ToolRecorder implements Handle {
   /** The tool span (`execute_tool`). */
   readonly span: Span;
+  /** @internal The tool's view in the fold. */
+  readonly view: RecordedView;
   readonly #run: RunRecorder;
-  readonly #name: string;
-  readonly #attempt: string | undefined;
   /** False for an adopted span: its owner sets its status and ends it. */
   readonly #owned: boolean;
   #ended = false;
 
   /** @internal */
-  constructor(run: RunRecorder, span: Span, name: string, attempt: string | undefined, owned = true) {
+  constructor(run: RunRecorder, span: Span, view: RecordedView, owned = true) {
     this.#run = run;
     this.span = span;
-    this.#name = name;
-    this.#attempt = attempt;
+    this.view = view;
     this.#owned = owned;
   }
 
@@ -743,9 +836,7 @@ export class ToolRecorder {
   /** Records that the tool finished and ends its span. */
   complete(): void {
     if (this.#ended) return;
-    const time = this.#run.now();
-    this.#run.push({ kind: 'tool_execution_completed', tool: this.#name, startSeen: true, timeMillis: time, attempt: this.#attempt });
-    this.#end(time);
+    this.#end(this.#run.now());
   }
 
   /** Records that the tool failed (classified into a closed kind) and ends its span. */
@@ -755,11 +846,13 @@ export class ToolRecorder {
     const code = toolErrorCode(description);
     const attributes: Attributes = { [A.TOOL_FAILURE_KIND]: classifyToolError(description) };
     if (code) attributes[A.ERROR_CODE] = code;
-    this.#run.record(this.span, E.TOOL_EXECUTION_FAILED, attributes, this.#attempt);
+    this.#run.record(this.span, E.TOOL_EXECUTION_FAILED, attributes);
     if (this.#owned) {
       if (error instanceof Error) this.span.recordException(error);
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      this.span.setStatus({ code: SpanStatusCode.ERROR, message });
       this.span.setAttribute(GEN_AI.ERROR_TYPE, code ?? String(attributes[A.TOOL_FAILURE_KIND]));
+      this.view.statusCode = SpanStatusCode.ERROR;
     }
     this.#end(this.#run.now());
   }
@@ -767,14 +860,24 @@ export class ToolRecorder {
   /** Records that the running tool was interrupted (aborted) and ends its span. */
   interrupt(): void {
     if (this.#ended) return;
-    this.#run.record(this.span, E.TOOL_EXECUTION_INTERRUPTED, {}, this.#attempt);
-    if (this.#owned) this.span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool execution interrupted' });
+    this.#run.record(this.span, E.TOOL_EXECUTION_INTERRUPTED, {});
+    if (this.#owned) {
+      this.span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool execution interrupted' });
+      this.view.statusCode = SpanStatusCode.ERROR;
+    }
     this.#end(this.#run.now());
+  }
+
+  /** @internal Cut off by the run's end: still running as far as anyone can tell. */
+  cutAt(endMillis: number): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    markCut(this.span, this.#owned, endMillis, this.#run);
   }
 
   #end(time: number): void {
     this.#ended = true;
     if (this.#owned) this.span.end(this.#run.hrTime(time));
-    this.#run.closed(this);
+    this.#run.spanEnded(this, time);
   }
 }

@@ -5,8 +5,8 @@
  * whatever its position, sees it), ends the spans of a run still open when the
  * run ends, and sanitizes every span.
  */
-import type { Context, Counter } from '@opentelemetry/api';
-import { diag, metrics, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Context, Counter, SpanStatusCode } from '@opentelemetry/api';
+import { diag, metrics, trace } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { attemptVerdictAttributes, incidentAttributes, runSpanStatus } from '../derive/incident-attributes.js';
 import { RunFolder } from '../fold/run-folder.js';
@@ -37,10 +37,6 @@ export interface IncidentProcessorStats {
   /** Internal errors caught in hooks (each hook reports its first through `diag`). */
   readonly internalErrors: number;
 }
-
-// Facts read from spans carry no sequence of their own; place them after any
-// recorder-assigned sequence at the same instant.
-const SEQ_BASE = 1_000_000_000;
 
 /**
  * A `SpanProcessor` that adds incident attributes (DESIGN §2) to agent run
