@@ -85,7 +85,7 @@ export function createProgram(): Command {
 
   program
     .command('report')
-    .description('print the incident summary of an OTLP/JSON lines file written by `demo --out`')
+    .description('print the incident summary of an OTLP/JSON lines file; runs exported without a verdict are judged from their spans')
     .argument('<file>', 'OTLP/JSON lines file')
     .exitOverride()
     .action(async (file: string) => {
@@ -96,7 +96,10 @@ export function createProgram(): Command {
         throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? errorText(error)}`);
       }
       try {
-        process.stdout.write(renderSummary(runRowsFromOtlpJsonLines(text), styleFor(process.stdout)) + '\n');
+        const rows = runRowsFromOtlpJsonLines(text);
+        process.stdout.write(renderSummary(rows, styleFor(process.stdout)) + '\n');
+        const folded = rows.filter((r) => r.source === 'folded').length;
+        if (folded > 0) process.stdout.write(`\n${folded} of ${rows.length} runs carried no verdict (exported without the processor or the gateway) and were judged here from their spans.\n`);
       } catch (error) {
         if (error instanceof OtlpJsonError) throw new UsageError(`${file}: ${error.message}`);
         throw error;
