@@ -2,6 +2,52 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layers of src/ and what each may import (docs: CONTRIBUTING.md, issue
+ * "one fold"): dependencies point inward, so the pure core never imports an
+ * edge and the gateway never imports the SDK processor.
+ */
+const LAYERS = {
+  model: [],
+  derive: ['model'],
+  sanitize: ['model'],
+  conventions: ['model', 'derive'],
+  fold: ['model', 'derive', 'conventions', 'sanitize'],
+  otlp: ['model', 'conventions'],
+  sdk: ['model', 'derive', 'conventions', 'sanitize', 'fold'],
+  runtime: ['model', 'derive', 'conventions', 'sanitize', 'fold'],
+  recovery: ['model', 'derive', 'conventions', 'sanitize', 'fold'],
+  presentation: ['model', 'derive'],
+  gateway: ['model', 'derive', 'conventions', 'sanitize', 'fold', 'otlp'],
+  'ai-sdk': ['model', 'derive', 'conventions', 'sanitize', 'fold', 'runtime'],
+  report: ['model', 'derive', 'conventions', 'sanitize', 'fold', 'otlp', 'presentation'],
+  testing: [],
+  demo: ['model', 'derive', 'conventions', 'sanitize', 'fold', 'otlp', 'sdk', 'runtime', 'recovery', 'presentation', 'report'],
+};
+const FOLDERS = [...Object.keys(LAYERS), 'cli'];
+
+/** One config per layer: importing a folder it may not see is a lint error naming the rule. */
+const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
+  const forbidden = FOLDERS.filter((folder) => folder !== layer && !allowed.includes(folder));
+  return {
+    files: [`src/${layer}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
+              message: `src/${layer} may import only ${allowed.length ? allowed.join(', ') : 'nothing else in src'} (layers point inward: see CONTRIBUTING.md).`,
+            },
+            { regex: '^(\\.\\./)+(index|cli)\\.js$', message: 'the entry points import the layers, never the other way round.' },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/'] },
   js.configs.recommended,
@@ -19,6 +65,7 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration[exported=null]', message: 'Export names explicitly: exports are public API.' }],
     },
   },
+  ...layerRules,
   {
     files: ['**/*.{js,mjs}'],
     // Node's globals that scripts (bench, examples, recorders) use.
