@@ -289,6 +289,7 @@ export class RunRecorder implements RecoverableRun {
     const view = this.#track(span, nameOf(span) ?? `${OPERATION.TOOL} ${options.name}`, attributes, startMillisOf(span) ?? this.#clock());
     const tool = new ToolRecorder(this, span, view, false);
     this.#open.add(tool);
+    this.toolActivity();
     return tool;
   }
 
@@ -321,6 +322,7 @@ export class RunRecorder implements RecoverableRun {
     );
     const tool = new ToolRecorder(this, span, this.#track(span, name, attributes, startMillis));
     this.#open.add(tool);
+    this.toolActivity();
     return tool;
   }
 
@@ -501,9 +503,15 @@ export class RunRecorder implements RecoverableRun {
     view?.events.push({ name, timeMillis, attributes: eventAttributes });
   }
 
+  /** @internal A tool of the run started or ended: the attempts' next tool events are news again. */
+  toolActivity(): void {
+    for (const handle of this.#open) if (handle instanceof AttemptRecorder) handle.toolActivity();
+  }
+
   /** @internal A span of the run ended: its view ends in the fold. */
   spanEnded(handle: Handle, endMillis: number): void {
     this.#open.delete(handle);
+    if (handle instanceof ToolRecorder) this.toolActivity();
     this.#views.delete(handle.span);
     if (this.#ended) return;
     handle.view.endMillis = endMillis;
@@ -600,6 +608,16 @@ export class AttemptRecorder implements Handle {
   readonly view: RecordedView;
   readonly #run: RunRecorder;
   readonly #once = new Set<string>();
+  /**
+   * What a reader concludes from this attempt's tool events so far (docs/attributes.md#phases):
+   * whether tool input streamed, which kinds of complete calls exist, and whether the
+   * last fact was tool input, a complete call, or something else.
+   */
+  readonly #tools: { input: boolean; phase: 'input' | 'materialized' | 'other'; readonly materialized: Set<string> } = {
+    input: false,
+    phase: 'other',
+    materialized: new Set(),
+  };
   /** False for an adopted span: its owner sets its status and ends it. */
   readonly #owned: boolean;
   #ended = false;
@@ -686,14 +704,30 @@ export class AttemptRecorder implements Handle {
 
   /** Records that the model started streaming a tool call's input. */
   toolInputStarted(toolName?: string, options: { readonly providerExecuted?: boolean } = {}): void {
+    if (this.#ended) return;
     const attributes: Attributes = { [A.TOOL_PROVIDER_EXECUTED]: options.providerExecuted === true };
     if (toolName) attributes[GEN_AI.TOOL_NAME] = toolName;
     this.#record(E.TOOL_INPUT_STARTED, attributes);
+    this.#tools.input = true;
+    this.#tools.phase = 'input';
   }
 
-  /** Records that a tool call's input finished streaming. */
+  /**
+   * Records that a tool call's input finished streaming. Not recorded when it
+   * would change nothing a reader concludes (another call's input is already
+   * streaming, or a call is already complete): parallel tool calls must not
+   * spend the span's event limit on events that say nothing new.
+   */
   toolInputCompleted(toolName?: string): void {
+    if (this.#ended || (this.#tools.input && this.#tools.phase !== 'other')) return;
     this.#record(E.TOOL_INPUT_COMPLETED, toolName ? { [GEN_AI.TOOL_NAME]: toolName } : {});
+    this.#tools.input = true;
+    this.#tools.phase = 'input';
+  }
+
+  /** @internal A tool of the run started or ended: the next tool event of this attempt says something new again. */
+  toolActivity(): void {
+    this.#tools.phase = 'other';
   }
 
   /** Records a complete tool call (it may not run yet), with its side-effect class. */
@@ -710,12 +744,18 @@ export class AttemptRecorder implements Handle {
     };
     if (call.name) attributes[GEN_AI.TOOL_NAME] = call.name;
     if (call.callId) attributes[GEN_AI.TOOL_CALL_ID] = call.callId;
+    if (this.#ended) return;
+    // A call of a kind already complete, right after another complete call, says nothing new to a reader.
+    const kind = `${String(attributes[A.TOOL_SIDE_EFFECTS])}/${String(attributes[A.TOOL_PROVIDER_EXECUTED])}`;
+    if (this.#tools.phase === 'materialized' && this.#tools.materialized.has(kind)) return;
     this.#record(E.TOOL_CALL_MATERIALIZED, attributes);
+    this.#tools.materialized.add(kind);
+    this.#tools.phase = 'materialized';
   }
 
-  /** Cleanup evidence: a tool part that never ran was closed. Not terminal. */
+  /** Cleanup evidence: a tool part that never ran was closed. Not terminal; recorded once per tool name. */
   pendingToolInterrupted(toolName?: string): void {
-    this.#record(E.PENDING_TOOL_INTERRUPTED, toolName ? { [GEN_AI.TOOL_NAME]: toolName } : {});
+    this.#recordOnce(`${E.PENDING_TOOL_INTERRUPTED}:${toolName ?? ''}`, toolName ? { [GEN_AI.TOOL_NAME]: toolName } : {}, E.PENDING_TOOL_INTERRUPTED);
   }
 
   /** Records that a local watchdog fired, and ends the attempt as failed. */
@@ -767,10 +807,12 @@ export class AttemptRecorder implements Handle {
     this.#end(SpanStatusCode.UNSET);
   }
 
-  #recordOnce(name: string, attributes: Attributes): void {
-    if (this.#once.has(name)) return;
-    this.#once.add(name);
+  #recordOnce(key: string, attributes: Attributes, name = key): void {
+    if (this.#once.has(key)) return;
+    this.#once.add(key);
     this.#record(name, attributes);
+    // Text, reasoning and progress move the phase a reader sees away from tool input.
+    this.#tools.phase = 'other';
   }
 
   #record(name: string, attributes: Attributes): void {
