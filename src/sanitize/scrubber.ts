@@ -61,6 +61,10 @@ export interface Scrubber {
 const TOO_SHORT_FOR_A_SECRET = /^(?:[A-Za-z0-9_.]{0,19}|[A-Za-z0-9_.-]{0,14})$/;
 const MEMO_MAX_VALUE_LENGTH = 96;
 const MEMO_CAPACITY = 8192;
+/** Stack traces remembered, the oldest forgotten first: a few failure sites repeat. */
+const STACK_MEMO_CAPACITY = 64;
+/** Longer traces are not remembered: hostile input must not pin megabytes. */
+const STACK_MEMO_MAX_LENGTH = 16_384;
 
 // JS/Java frames (`at fn (/dir/file.js:1:2)`), Python frames (`File "/dir/x.py", line 3, in fn`).
 const JS_FRAME = /^\s*at\s/;
@@ -81,6 +85,7 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
   const fastPath = extraRules.length === 0;
   const hashKey = options.hashKey;
   const memo = new Map<string, { out: string; kinds: RedactionKind[] }>();
+  const stackMemo = new Map<string, { out: string; kinds: RedactionKind[] }>();
 
   const marker = (kind: RedactionKind, text: string): string =>
     hashKey === undefined ? `[redacted:${kind}]` : `[redacted:${kind}:${createHmac('sha256', hashKey).update(text).digest('hex').slice(0, 12)}]`;
@@ -136,25 +141,37 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
       return counted(known.out, known.kinds, tally);
     },
     scrubStackTrace(value, tally) {
-      const lines = value.slice(0, Math.max(maxStack * 8, 16_384)).split('\n');
-      const kept: string[] = [];
-      let afterPythonFrame = false;
-      for (const line of lines) {
-        if (JS_FRAME.test(line) || PY_FRAME.test(line)) {
-          kept.push(line.replace(PATH_DIRECTORIES, ''));
-          afterPythonFrame = PY_FRAME.test(line);
-        } else if (afterPythonFrame && /^\s+\S/.test(line)) {
-          // The source line Python prints under a frame: code, maybe literals. Dropped.
-          afterPythonFrame = false;
-        } else {
-          kept.push(line);
-          afterPythonFrame = false;
-        }
-      }
-      const kinds: RedactionKind[] = [];
-      const out = scrubWithin(kept.join('\n'), maxStack, kinds);
-      if (out !== value && kinds.length === 0) kinds.push('path');
-      return out === value ? value : counted(out, kinds, tally);
+      // The same failure raised at the same place has the same trace: remember the last few.
+      const known = stackMemo.get(value);
+      if (known !== undefined) return counted(known.out, known.kinds, tally);
+      const scrubbed = scrubStack(value);
+      if (value.length > STACK_MEMO_MAX_LENGTH) return counted(scrubbed.out, scrubbed.kinds, tally);
+      if (stackMemo.size >= STACK_MEMO_CAPACITY) stackMemo.delete(stackMemo.keys().next().value as string);
+      stackMemo.set(value, scrubbed);
+      return counted(scrubbed.out, scrubbed.kinds, tally);
     },
   };
+
+  /** Strips directories from frames, drops Python source lines, scrubs and cuts a stack trace. */
+  function scrubStack(value: string): { out: string; kinds: RedactionKind[] } {
+    const lines = value.slice(0, Math.max(maxStack * 8, 16_384)).split('\n');
+    const kept: string[] = [];
+    let afterPythonFrame = false;
+    for (const line of lines) {
+      if (JS_FRAME.test(line) || PY_FRAME.test(line)) {
+        kept.push(line.replace(PATH_DIRECTORIES, ''));
+        afterPythonFrame = PY_FRAME.test(line);
+      } else if (afterPythonFrame && /^\s+\S/.test(line)) {
+        // The source line Python prints under a frame: code, maybe literals. Dropped.
+        afterPythonFrame = false;
+      } else {
+        kept.push(line);
+        afterPythonFrame = false;
+      }
+    }
+    const kinds: RedactionKind[] = [];
+    const out = scrubWithin(kept.join('\n'), maxStack, kinds);
+    if (out !== value && kinds.length === 0) kinds.push('path');
+    return out === value ? { out: value, kinds: [] } : { out, kinds };
+  }
 }
