@@ -171,7 +171,9 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
   const timeline = buildTimeline(run);
   const attempts = timeline.attempts.length;
   const recoveredAttempts = timeline.recovered.length;
-  const sideEffects = runSideEffects(timeline.facts);
+  // Facts that may be lost may have been side effects: the run cannot claim fewer than `unknown`.
+  const seen = runSideEffects(timeline.facts);
+  const sideEffects = run.evidenceTruncated && SIDE_EFFECT_RANK[seen] < SIDE_EFFECT_RANK.unknown ? 'unknown' : seen;
   const base = { sideEffects, attempts, recoveredAttempts, recovery: lastRecovery(timeline.facts) };
 
   if (timeline.terminal) {

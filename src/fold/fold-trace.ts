@@ -40,6 +40,12 @@ export interface TraceFoldOptions {
    * so its verdict says its evidence was cut off. @default none
    */
   readonly judgedAsStandIns?: { has(spanId: string): boolean };
+  /**
+   * Nested runs an earlier fold judged without their parent span (it had not
+   * come): by the parent span's id, their worst side effects, which count for
+   * the run that span belongs to. @default none
+   */
+  readonly nestedJudged?: { get(parentSpanId: string): { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean } | undefined };
 }
 
 /** What {@link foldTrace} found. */
@@ -54,6 +60,11 @@ export interface TraceFold {
   readonly judgedRuns: readonly string[];
   /** Missing run span ids judged under a stand-in. */
   readonly standIns: readonly string[];
+  /**
+   * Runs judged here whose parent span is not in the trace (it may come
+   * later, under another run): by that parent's id, what they pass up.
+   */
+  readonly orphanedNested: ReadonlyMap<string, { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }>;
 }
 
 const STAND_IN_PARTS = new Set(['attempt', 'tool', 'call']);
@@ -119,10 +130,15 @@ export function foldTrace(spans: readonly SpanView[], options: TraceFoldOptions 
   const attempts = new Map<string, AttemptVerdict>();
   const cut = new Map<string, number>();
   const judgedRuns: string[] = [];
+  const orphanedNested = new Map<string, { sideEffects: 'read_only' | 'unsafe' | 'unknown'; evidenceTruncated: boolean }>();
   const record = (spanId: string, folded: Folded | undefined): void => {
     if (folded?.kind === 'attempt') attempts.set(spanId, folded.verdict);
     else if (folded?.kind === 'run') {
       judgedRuns.push(spanId);
+      const parent = byId.get(spanId)?.parentSpanId;
+      if (parent !== undefined && !byId.has(parent) && !standIns.has(parent) && folded.incident.sideEffects !== 'none') {
+        orphanedNested.set(parent, { sideEffects: folded.incident.sideEffects, evidenceTruncated: folded.facts.evidenceTruncated === true });
+      }
       const carrier = standIns.has(spanId) ? topmost.get(spanId)?.spanId : spanId;
       if (carrier !== undefined) runs.set(carrier, folded.incident);
     }
@@ -139,13 +155,18 @@ export function foldTrace(spans: readonly SpanView[], options: TraceFoldOptions 
     record(view.spanId, folder.end(ended, view));
   };
 
+  const begin = (span: SpanView): void => {
+    folder.start(span, span);
+    if (options.judgedAsStandIns?.has(span.spanId) && folder.isRun(span.spanId)) folder.markEvidenceTruncated(span.spanId);
+    const nested = options.nestedJudged?.get(span.spanId);
+    if (nested) folder.nestedRunJudged(span.spanId, nested.sideEffects, nested.evidenceTruncated, span.startMillis);
+  };
   // Depth first, iteratively: parents start before their children, children end before their parents.
   const visited = new Set<string>();
   for (const root of roots) {
     const stack: { span: SpanView; next: number }[] = [{ span: root, next: 0 }];
     visited.add(root.spanId);
-    folder.start(root, root);
-    if (options.judgedAsStandIns?.has(root.spanId) && folder.isRun(root.spanId)) folder.markEvidenceTruncated(root.spanId);
+    begin(root);
     while (stack.length > 0) {
       const top = stack[stack.length - 1] as { span: SpanView; next: number };
       const kids = children.get(top.span.spanId) ?? [];
@@ -154,8 +175,7 @@ export function foldTrace(spans: readonly SpanView[], options: TraceFoldOptions 
         top.next += 1;
         if (visited.has(child.spanId)) continue;
         visited.add(child.spanId);
-        folder.start(child, child);
-        if (options.judgedAsStandIns?.has(child.spanId) && folder.isRun(child.spanId)) folder.markEvidenceTruncated(child.spanId);
+        begin(child);
         stack.push({ span: child, next: 0 });
         continue;
       }
@@ -172,5 +192,5 @@ export function foldTrace(spans: readonly SpanView[], options: TraceFoldOptions 
     if (!standIns.has(handle.spanId)) cut.set(handle.spanId, endOfTrace);
     endSpan(handle, endOfTrace);
   }
-  return { runs, attempts, cut, judgedRuns, standIns: [...standIns.keys()] };
+  return { runs, attempts, cut, judgedRuns, standIns: [...standIns.keys()], orphanedNested };
 }

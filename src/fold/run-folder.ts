@@ -178,6 +178,18 @@ export class RunFolder<H extends LiveSpan> {
     if (run) run.evidenceTruncated = true;
   }
 
+  /**
+   * A nested run under span `spanId` was judged before this fold saw the span
+   * (its spans arrived earlier): its side effects count for the run that owns
+   * `spanId`, as if it had ended here. Call it right after starting `spanId`.
+   */
+  nestedRunJudged(spanId: string, sideEffects: 'read_only' | 'unsafe' | 'unknown', evidenceTruncated: boolean, timeMillis: number): void {
+    const run = this.#runs.owner(spanId);
+    if (!run) return;
+    run.facts.push({ kind: 'child_run_side_effects', sideEffects, timeMillis, seq: run.nextSeq++, attempt: this.#attemptAbove(run, spanId) });
+    if (evidenceTruncated) run.evidenceTruncated = true;
+  }
+
   /** Forgets run `runSpanId` without a verdict (its span ended where the fold could not see it). */
   forget(runSpanId: string): void {
     const run = this.#runs.run(runSpanId);

@@ -51,8 +51,9 @@ export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudge
     adapters: options.adapters,
     judgedRuns: options.released.runs,
     judgedAsStandIns: options.released.standIns,
+    nestedJudged: options.released.nested,
   });
-  options.released.remember(fold.judgedRuns, fold.standIns, now);
+  options.released.remember(fold.judgedRuns, fold.standIns, fold.orphanedNested, now);
   const outcomes: JudgedTrace['outcomes'] = [];
   const tally = createTally();
   const spans: ReadableSpan[] = [];

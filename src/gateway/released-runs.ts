@@ -1,14 +1,24 @@
 /**
  * What the gateway remembers of the runs it already judged, so a span that
  * arrives after its trace was folded is not judged again as if it were new:
- * a late span under a judged run gets no second verdict, and a late run span
+ * a late span under a judged run gets no second verdict; a late run span
  * whose parts were judged under a stand-in is judged fail-closed (its facts
- * left with the earlier fold). Bounded in count and in time.
+ * left with the earlier fold); a run whose nested run was judged before the
+ * parent span came still counts that nested run's side effects. Bounded in
+ * count and in time.
  */
 
-/** A bounded, expiring set of span ids. */
-class ExpiringIds {
-  readonly #expiry = new Map<string, number>();
+/** What a nested run judged before its parent span came passes up to it. */
+export interface NestedEffects {
+  readonly sideEffects: 'read_only' | 'unsafe' | 'unknown';
+  readonly evidenceTruncated: boolean;
+}
+
+const RANK = { read_only: 1, unknown: 2, unsafe: 3 } as const;
+
+/** A bounded map of span ids whose entries expire, oldest first. */
+class ExpiringMap<V> {
+  readonly #entries = new Map<string, { value: V; expiresAt: number }>();
   readonly #max: number;
 
   constructor(max: number) {
@@ -16,52 +26,66 @@ class ExpiringIds {
   }
 
   get size(): number {
-    return this.#expiry.size;
+    return this.#entries.size;
   }
 
   has(id: string): boolean {
-    return this.#expiry.has(id);
+    return this.#entries.has(id);
   }
 
-  add(id: string, expiresAt: number): void {
-    this.#expiry.delete(id);
-    this.#expiry.set(id, expiresAt);
+  get(id: string): V | undefined {
+    return this.#entries.get(id)?.value;
+  }
+
+  set(id: string, value: V, expiresAt: number): void {
+    this.#entries.delete(id);
+    this.#entries.set(id, { value, expiresAt });
     // Insertion order is expiry order: drop the oldest past the bound.
-    while (this.#expiry.size > this.#max) this.#expiry.delete(this.#expiry.keys().next().value as string);
+    while (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
   }
 
   prune(now: number): void {
-    for (const [id, expiresAt] of this.#expiry) {
-      if (expiresAt > now) return;
-      this.#expiry.delete(id);
+    for (const [id, entry] of this.#entries) {
+      if (entry.expiresAt > now) return;
+      this.#entries.delete(id);
     }
   }
 }
 
-/** Run span ids judged recently, and missing run span ids judged under stand-ins. */
+/** Run span ids judged recently, missing run span ids judged under stand-ins, and nested runs judged before their parent came. */
 export class ReleasedRuns {
   /** Runs judged (stand-ins included, by their missing id). */
-  readonly runs: ExpiringIds;
+  readonly runs: ExpiringMap<true>;
   /** Missing run span ids judged under a stand-in. */
-  readonly standIns: ExpiringIds;
+  readonly standIns: ExpiringMap<true>;
+  /** By the missing parent span's id: what nested runs judged before it came pass up. */
+  readonly nested: ExpiringMap<NestedEffects>;
   readonly #keepMillis: number;
 
   /**
    * @param keepMillis how long a judged run is remembered (the gateway uses its longest hold)
-   * @param maxIds how many ids each set keeps at most (the oldest go first); 100,000 ids are a few MB
+   * @param maxIds how many ids each memory keeps at most (the oldest go first); 100,000 ids are a few MB
    */
   constructor(keepMillis: number, maxIds = 100_000) {
-    this.runs = new ExpiringIds(maxIds);
-    this.standIns = new ExpiringIds(maxIds);
+    this.runs = new ExpiringMap(maxIds);
+    this.standIns = new ExpiringMap(maxIds);
+    this.nested = new ExpiringMap(maxIds);
     this.#keepMillis = keepMillis;
   }
 
   /** Remembers what one fold judged at `now`. */
-  remember(runs: readonly string[], standIns: readonly string[], now: number): void {
+  remember(runs: readonly string[], standIns: readonly string[], nested: ReadonlyMap<string, NestedEffects>, now: number): void {
     this.runs.prune(now);
     this.standIns.prune(now);
+    this.nested.prune(now);
     const until = now + this.#keepMillis;
-    for (const id of runs) this.runs.add(id, until);
-    for (const id of standIns) this.standIns.add(id, until);
+    for (const id of runs) this.runs.set(id, true, until);
+    for (const id of standIns) this.standIns.set(id, true, until);
+    for (const [parent, effects] of nested) {
+      const known = this.nested.get(parent);
+      // Several sub-agents under one span: the worst of them, and any loss.
+      const worst = known && RANK[known.sideEffects] > RANK[effects.sideEffects] ? known.sideEffects : effects.sideEffects;
+      this.nested.set(parent, { sideEffects: worst, evidenceTruncated: effects.evidenceTruncated || known?.evidenceTruncated === true }, until);
+    }
   }
 }

@@ -25,6 +25,8 @@ export interface RunRow {
   readonly provider?: string;
   /** The trace the run is in (lower-case hex). */
   readonly traceId?: string;
+  /** The span that carries the verdict: the run span, or the topmost span of a run whose span never came. */
+  readonly spanId?: string;
   /** `file`: the verdict was in the file; `folded`: the run had none and was folded here. */
   readonly source: 'file' | 'folded';
 }
@@ -55,6 +57,7 @@ function rowOfJudged(span: DecodedSpan): RunRow {
     retrySafety: get(K.ATTR_INCIDENT_RETRY_SAFETY),
     provider: get(GEN_AI.PROVIDER_NAME),
     traceId: span.traceId,
+    spanId: span.spanId,
     source: 'file',
   };
 }
@@ -68,6 +71,7 @@ function rowOfFolded(incident: Incident, carrier: DecodedSpan): RunRow {
     retrySafety: incident.retrySafety,
     provider: text(carrier.attributes[GEN_AI.PROVIDER_NAME]),
     traceId: carrier.traceId,
+    spanId: carrier.spanId,
     source: 'folded',
   };
 }

@@ -17,7 +17,8 @@ import { RunFolder } from '../fold/run-folder.js';
 export interface RecordedView extends SpanView {
   name: string;
   readonly attributes: Record<string, unknown> & AttributeView;
-  readonly events: EventView[];
+  /** The events the recorder wrote; `events` is what the span kept of them (span limits drop the oldest). */
+  readonly recorded: EventView[];
   readonly links: LinkView[];
   endMillis?: number;
   statusCode: number;

@@ -1,0 +1,122 @@
+/**
+ * An agent run as a runtime drives it, generated: attempts that finish, drop,
+ * fail with an HTTP error, time out or stay open; text, reasoning, tool input
+ * and complete tool calls before that; tools of each side-effect class that
+ * complete, fail, are interrupted or stay open, some running a sub-agent; a
+ * user stop, a host reload or a process exit; a run that ends or crashes;
+ * and the odd attempt with more parallel tool calls than a span keeps events.
+ * A seed gives each exported span its own clock offset of up to ±2 ms.
+ */
+import fc from 'fast-check';
+
+export type ToolClass = 'read_only' | 'unsafe' | 'unknown';
+export type ErrorKind = 'socket' | 'http503' | 'http429' | 'http400' | 'http401';
+export type WatchdogPhase = 'connect' | 'silent_stream' | 'total';
+
+/** One piece of streamed output, in order. */
+export type Output =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'reasoning' }
+  | { readonly kind: 'input'; readonly cls: ToolClass }
+  | { readonly kind: 'call'; readonly cls: ToolClass; readonly providerExecuted: boolean };
+
+/** A tool the runtime ran for an attempt. */
+export interface ToolModel {
+  readonly cls: ToolClass;
+  readonly end: 'complete' | 'fail' | 'interrupt' | 'open';
+  /** A sub-agent the tool runs (a nested run, never nested further). */
+  readonly nested?: RunModel;
+}
+
+/** How an attempt ended. */
+export type AttemptEnd =
+  | { readonly kind: 'finish' }
+  | { readonly kind: 'fail'; readonly error: ErrorKind }
+  | { readonly kind: 'watchdog'; readonly phase: WatchdogPhase }
+  | { readonly kind: 'open' };
+
+/** One provider request. */
+export interface AttemptModel {
+  /** The tools the request exposed: none recorded, the local ones, or with a provider-executed one. */
+  readonly boundary: 'none' | 'local' | 'remote';
+  readonly outputs: readonly Output[];
+  /** Read-only tool calls streamed in parallel after the outputs (0 for most attempts). */
+  readonly parallelCalls: number;
+  readonly tools: readonly ToolModel[];
+  readonly end: AttemptEnd;
+  /** After a failure, the runtime issues an automatic retry (`retryIssued`) before the next attempt. */
+  readonly retry: boolean;
+}
+
+/** What stopped the run, after which attempt. */
+export interface StopModel {
+  readonly kind: 'user_cancel' | 'lifecycle_close' | 'process_exit';
+  /** Index of the attempt after which it happened; -1 for before any attempt. */
+  readonly after: number;
+}
+
+/** One run. */
+export interface RunModel {
+  readonly attempts: readonly AttemptModel[];
+  readonly stop?: StopModel;
+  /** `crash`: the run span never ends (the process died, or was shut down with the run open). */
+  readonly ending: 'end' | 'crash';
+  /** Seed of the ±2 ms clock offset of each exported span (test/property/edges.ts). */
+  readonly jitterSeed: number;
+}
+
+const toolClass = fc.constantFrom<ToolClass>('read_only', 'unsafe', 'unknown');
+const output: fc.Arbitrary<Output> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({ kind: 'text' } as const) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'reasoning' } as const) },
+  { weight: 1, arbitrary: toolClass.map((cls) => ({ kind: 'input', cls }) as const) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('call' as const), cls: toolClass, providerExecuted: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }) },
+);
+const attemptEnd: fc.Arbitrary<AttemptEnd> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant({ kind: 'finish' } as const) },
+  { weight: 4, arbitrary: fc.constantFrom<ErrorKind>('socket', 'http503', 'http429', 'http400', 'http401').map((error) => ({ kind: 'fail', error }) as const) },
+  { weight: 2, arbitrary: fc.constantFrom<WatchdogPhase>('connect', 'silent_stream', 'total').map((phase) => ({ kind: 'watchdog', phase }) as const) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'open' } as const) },
+);
+
+function attempt(tool: fc.Arbitrary<ToolModel>): fc.Arbitrary<AttemptModel> {
+  return fc.record({
+    boundary: fc.constantFrom('none', 'local', 'local', 'local', 'remote'),
+    outputs: fc.array(output, { maxLength: 4 }),
+    parallelCalls: fc.oneof({ weight: 30, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(45, 70, 130) }),
+    tools: fc.array(tool, { maxLength: 3 }),
+    end: attemptEnd,
+    retry: fc.boolean(),
+  });
+}
+
+const plainTool: fc.Arbitrary<ToolModel> = fc.record({ cls: toolClass, end: fc.constantFrom('complete', 'complete', 'complete', 'fail', 'interrupt', 'open') });
+
+/** A run's attempts, stop and ending, with `tool` for its tools. */
+function run(tool: fc.Arbitrary<ToolModel>, maxAttempts: number): fc.Arbitrary<RunModel> {
+  return fc
+    .record({
+      attempts: fc.array(attempt(tool), { minLength: 0, maxLength: maxAttempts }),
+      stop: fc.option(fc.record({ kind: fc.constantFrom('user_cancel', 'lifecycle_close', 'process_exit'), after: fc.integer({ min: -1, max: maxAttempts - 1 }) }), { nil: undefined, freq: 4 }),
+      ending: fc.constantFrom<'end' | 'crash'>('end', 'end', 'end', 'end', 'crash'),
+      jitterSeed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+    })
+    .map((r) => {
+      // A stop ends the run's attempts: none comes after it.
+      const stop = r.stop && r.stop.after < r.attempts.length ? r.stop : undefined;
+      const attempts = stop ? r.attempts.slice(0, stop.after + 1) : r.attempts;
+      return { ...r, attempts, ...(stop ? { stop } : { stop: undefined }) };
+    });
+}
+
+/** A sub-agent: one or two attempts, plain tools, ended or left open. */
+const nestedRun = run(plainTool, 2);
+
+/** A tool that sometimes runs a sub-agent. */
+const toolWithNested: fc.Arbitrary<ToolModel> = fc.oneof(
+  { weight: 8, arbitrary: plainTool },
+  { weight: 1, arbitrary: fc.record({ cls: toolClass, end: fc.constantFrom('complete', 'fail', 'open'), nested: nestedRun }) },
+);
+
+/** The generator of top-level runs: 0 to 4 attempts. */
+export const runModel: fc.Arbitrary<RunModel> = run(toolWithNested, 4);
