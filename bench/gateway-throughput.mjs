@@ -1,30 +1,39 @@
 /**
- * Gateway throughput and added latency, against the OpenTelemetry Collector
- * (the Jaeger v2 binary) as a pass-through on the same input, in the same run.
+ * Gateway throughput and added latency against the OpenTelemetry Collector
+ * (the Jaeger v2 binary) as a pass-through, like for like, in one run:
  *
  *   npm run bench:gateway      (needs the Jaeger binary: scripts/ci/install-jaeger.sh)
  *
- * Input: agent runs recorded by RunRecorder (6 spans each: run, 2 attempts,
- * 3 tools, with fact events), serialized once as OTLP/protobuf requests of
- * 100 runs. Each side runs in its own process (`agent-incidents gateway`,
- * the collector binary) and receives them over OTLP/HTTP from 4 concurrent senders
- * and forwards OTLP/HTTP protobuf to a receiver that counts spans; the time
- * is from the first request sent to the last span received. Latency is from
- * a request's send to the arrival of its last span upstream.
- * The last line is `gateway_vs_collector_throughput_ratio=<x>`.
+ * - The gateway runs as operators run it, in its own process, with the
+ *   shipped deploy/collector/gateway.yaml: its limits and hold times as they
+ *   ship (2 s decision wait); only the listen port and upstream are rewritten.
+ * - The collector runs an OTLP/HTTP receiver and an otlphttp exporter, nothing else.
+ * - Both get the same OTLP/protobuf requests (runs of 6 spans with fact
+ *   events, 100 runs a request) from the same 4 concurrent senders, which
+ *   honour 429/503 and Retry-After as OTLP exporters do, and forward to the
+ *   same counting receiver.
+ * - Rounds alternate (G C C G …) after a warm-up of each. Throughput is
+ *   spans over the time from the first request sent to the last span
+ *   received, so the gateway's hold counts against it; latency is a
+ *   request's send to the arrival of its last span (the hold included).
+ *
+ * The last line is `gateway_vs_collector_throughput_ratio=<x>` (median over median).
+ * Knobs: BENCH_RUNS (30000 per round), BENCH_ROUNDS (3 per side).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { parse, stringify } from 'yaml';
 import { RunRecorder } from '../dist/index.js';
 import { decodeExportTraceRequest } from '../dist/otlp/otlp-protobuf.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 20_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RUNS_PER_REQUEST = 100;
 const SENDERS = 4;
 const JAEGER = process.env.AGENT_INCIDENTS_JAEGER ?? join(import.meta.dirname, '..', '.cache', 'bin', 'jaeger');
@@ -85,6 +94,7 @@ async function startCounter() {
       received = 0;
       arrivals.length = 0;
     },
+    received: () => received,
     until(expected) {
       return new Promise((resolve) => {
         waiting = { expected, resolve };
@@ -96,16 +106,23 @@ async function startCounter() {
   };
 }
 
-async function send(endpoint, requests) {
+/** Sends every request from SENDERS concurrent senders; 429/503 are retried after Retry-After, as OTLP exporters do. */
+async function send(endpoint, requests, stats) {
   const sentAt = [];
   let next = 0;
   const sender = async () => {
     while (next < requests.length) {
       const index = next++;
       sentAt[index] = performance.now();
-      const response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: requests[index].body });
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`${endpoint} answered ${response.status}`);
+      for (;;) {
+        const response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: requests[index].body });
+        await response.arrayBuffer();
+        if (response.ok) break;
+        if (response.status !== 429 && response.status !== 503) throw new Error(`${endpoint} answered ${response.status}`);
+        stats.retries += 1;
+        const seconds = Number(response.headers.get('retry-after'));
+        await new Promise((resolve) => setTimeout(resolve, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000));
+      }
     }
   };
   await Promise.all(Array.from({ length: SENDERS }, sender));
@@ -115,9 +132,10 @@ async function send(endpoint, requests) {
 /** Sends everything through `target`, waits for every span upstream; spans/s and latency percentiles. */
 async function measure(label, target, counter, input) {
   counter.reset();
+  const stats = { retries: 0 };
   const start = performance.now();
   const arrived = counter.until(input.spans);
-  const sentAt = await send(target, input.requests);
+  const sentAt = await send(target, input.requests, stats);
   await arrived;
   const seconds = (performance.now() - start) / 1000;
   // Latency: request i's spans are all upstream once the running total passes their cumulative count.
@@ -131,9 +149,13 @@ async function measure(label, target, counter, input) {
     latencies.push(counter.arrivals[a].at - request.at);
   }
   latencies.sort((x, y) => x - y);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(0);
   const rate = input.spans / seconds;
-  console.log(`${label.padEnd(30)}: ${Math.round(rate).toLocaleString('en')} spans/s, ${(input.bytes / seconds / 1e6).toFixed(1)} MB/s protobuf in; latency p50 ${pct(50)} ms, p99 ${pct(99)} ms`);
+  const extra = counter.received() - input.spans;
+  console.log(
+    `${label.padEnd(34)}: ${Math.round(rate).toLocaleString('en')} spans/s, ${(input.bytes / seconds / 1e6).toFixed(1)} MB/s in; ` +
+      `latency p50 ${pct(50)} ms, p99 ${pct(99)} ms; ${stats.retries} pushed back and resent; ${extra === 0 ? 'no span lost or doubled' : `${extra} spans more than sent`}`,
+  );
   return rate;
 }
 
@@ -141,10 +163,11 @@ async function measure(label, target, counter, input) {
 async function startGateway(upstream) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-gateway-'));
   const config = join(dir, 'gateway.yaml');
-  await writeFile(
-    config,
-    `listen: { host: 127.0.0.1, port: 0 }\nupstream: { endpoint: ${upstream} }\nhold: { decisionWaitMillis: 0, tickMillis: 5 }\nlimits: { maxSpans: 10000000, maxTraces: 1000000, maxHeldBytes: 4000000000, maxForwardBacklogSpans: 10000000 }\n`,
-  );
+  // The shipped configuration, with only where it listens and where it forwards rewritten.
+  const shipped = parse(await readFile(join(import.meta.dirname, '..', 'deploy', 'collector', 'gateway.yaml'), 'utf8'));
+  shipped.listen = { ...shipped.listen, port: 0 };
+  shipped.upstream = { ...shipped.upstream, endpoint: upstream };
+  await writeFile(config, stringify(shipped));
   const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'dist', 'cli.js'), 'gateway', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const url = await new Promise((resolve, reject) => {
@@ -157,6 +180,7 @@ async function startGateway(upstream) {
   });
   return {
     endpoint: url,
+    hold: shipped.hold,
     stop: () => new Promise((resolve) => {
       child.on('exit', resolve);
       child.kill('SIGTERM');
@@ -192,24 +216,34 @@ async function startCollector(upstream) {
 
 const input = buildRequests();
 input.bytes = input.requests.reduce((sum, r) => sum + r.body.length, 0);
-console.log(`input: ${RUNS.toLocaleString('en')} runs, ${input.spans.toLocaleString('en')} spans in ${input.requests.length} OTLP/protobuf requests (${(input.bytes / 1e6).toFixed(1)} MB), ${SENDERS} concurrent senders`);
+console.log(`input: ${RUNS.toLocaleString('en')} runs, ${input.spans.toLocaleString('en')} spans in ${input.requests.length} OTLP/protobuf requests (${(input.bytes / 1e6).toFixed(1)} MB) per round, ${SENDERS} concurrent senders, ${ROUNDS} rounds per side, alternating`);
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
-const counter = await startCounter();
-
-const gateway = await startGateway(counter.endpoint);
-// A warm-up pass, so both sides run warm.
-await measure('gateway (warm-up)', gateway.endpoint, counter, { ...input, requests: input.requests.slice(0, 20), spans: input.requests.slice(0, 20).reduce((s, r) => s + r.spans, 0) });
-const gatewayRate = await measure('gateway', gateway.endpoint, counter, input);
-await gateway.stop();
-
 if (!existsSync(JAEGER)) {
-  console.log(`collector: skipped, no binary at ${JAEGER} (run scripts/ci/install-jaeger.sh or set AGENT_INCIDENTS_JAEGER)`);
-  await counter.close();
-  process.exit(0);
+  console.error(`no collector binary at ${JAEGER}: run scripts/ci/install-jaeger.sh or set AGENT_INCIDENTS_JAEGER`);
+  process.exit(2);
 }
+const counter = await startCounter();
+const gateway = await startGateway(counter.endpoint);
 const collector = await startCollector(counter.endpoint);
-await measure('collector pass-through (warm-up)', collector.endpoint, counter, { ...input, requests: input.requests.slice(0, 20), spans: input.requests.slice(0, 20).reduce((s, r) => s + r.spans, 0) });
-const collectorRate = await measure('collector pass-through', collector.endpoint, counter, input);
-collector.stop();
-await counter.close();
-console.log(`gateway_vs_collector_throughput_ratio=${(gatewayRate / collectorRate).toFixed(2)}`);
+console.log(`gateway: deploy/collector/gateway.yaml as shipped (decision wait ${gateway.hold.decisionWaitMillis} ms, tick ${gateway.hold.tickMillis} ms)`);
+const rates = { gateway: [], collector: [] };
+const warm = { ...input, requests: input.requests.slice(0, 30), spans: input.requests.slice(0, 30).reduce((s, r) => s + r.spans, 0) };
+try {
+  await measure('gateway (warm-up)', gateway.endpoint, counter, warm);
+  await measure('collector pass-through (warm-up)', collector.endpoint, counter, warm);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    // G C, then C G: order effects fall on both sides.
+    const order = round % 2 === 0 ? ['gateway', 'collector'] : ['collector', 'gateway'];
+    for (const side of order) {
+      const target = side === 'gateway' ? gateway.endpoint : collector.endpoint;
+      rates[side].push(await measure(`${side === 'gateway' ? 'gateway' : 'collector pass-through'} round ${round + 1}`, target, counter, input));
+    }
+  }
+} finally {
+  await gateway.stop();
+  collector.stop();
+  await counter.close();
+}
+const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
+console.log(`median: gateway ${Math.round(median(rates.gateway)).toLocaleString('en')} spans/s, collector pass-through ${Math.round(median(rates.collector)).toLocaleString('en')} spans/s`);
+console.log(`gateway_vs_collector_throughput_ratio=${(median(rates.gateway) / median(rates.collector)).toFixed(2)}`);
