@@ -58,7 +58,9 @@ export type PolicyInput = Partial<Policy>;
  * Fills `input` with {@link DEFAULT_POLICY}. Throws a `TypeError` naming the
  * option when a value is invalid; call it at setup, never on a hot path.
  */
-export function resolvePolicy(input: PolicyInput = {}): Policy {
+export function resolvePolicy(input?: PolicyInput): Policy {
+  // No options is the common case (a recorder per run): the defaults need no validation.
+  if (input === undefined) return DEFAULT_POLICY;
   const parsed = policySchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -6,23 +6,67 @@
  * one, by the same fold. Each recorded span is a plain view the recorder
  * keeps up to date: the same view the processor reads from the SDK span.
  */
-import type { Context, Span } from '@opentelemetry/api';
+import type { Context, HrTime, Span } from '@opentelemetry/api';
 import { createContextKey } from '@opentelemetry/api';
 import type { AttributeView, EventView, LinkView, SpanView } from '../conventions/span-view.js';
 import { ADAPTERS } from '../conventions/index.js';
 import { DEFAULT_POLICY } from '../derive/policy.js';
 import { RunFolder } from '../fold/run-folder.js';
+import { hrTimeToMillis } from '../model/hr-time.js';
 
-/** A span as the recorder recorded it, kept up to date while it is open. */
-export interface RecordedView extends SpanView {
+/** A count the SDK keeps on its spans (`droppedEventsCount`…); 0 for a span without one (no SDK). */
+function droppedOf(span: Span, key: 'droppedEventsCount' | 'droppedAttributesCount'): number {
+  const value = (span as unknown as Record<string, unknown>)[key];
+  return typeof value === 'number' ? value : 0;
+}
+
+/** The events an SDK span kept, as views; undefined for a span that does not expose them. */
+function keptEvents(span: Span): EventView[] | undefined {
+  const events = (span as { readonly events?: readonly { name: string; time: HrTime; attributes?: AttributeView; droppedAttributesCount?: number }[] }).events;
+  return events?.map((e) => ({ name: e.name, timeMillis: hrTimeToMillis(e.time), attributes: e.attributes, droppedAttributesCount: e.droppedAttributesCount }));
+}
+
+/**
+ * A span as the recorder recorded it, kept up to date while it is open. Its
+ * dropped counts, and once the span dropped events its events, are read from
+ * the live SDK span: facts the SDK's span limits drop from the exported span
+ * make the exported verdict fail closed, so they make the in-process one fail
+ * closed too (it is never less cautious).
+ */
+export class RecordedView implements SpanView {
+  readonly spanId: string;
+  readonly parentSpanId: string | undefined;
   name: string;
-  readonly attributes: Record<string, unknown> & AttributeView;
+  readonly attributes: Record<string, unknown>;
   /** The events the recorder wrote; `events` is what the span kept of them (span limits drop the oldest). */
-  readonly recorded: EventView[];
-  readonly links: LinkView[];
-  endMillis?: number;
-  statusCode: number;
-  statusMessage?: string;
+  readonly recorded: EventView[] = [];
+  readonly links: LinkView[] = [];
+  readonly startMillis: number;
+  endMillis: number | undefined = undefined;
+  statusCode = 0;
+  statusMessage: string | undefined = undefined;
+  readonly #span: Span;
+
+  constructor(span: Span, spanId: string, parentSpanId: string | undefined, name: string, attributes: Record<string, unknown>, startMillis: number) {
+    this.#span = span;
+    this.spanId = spanId;
+    this.parentSpanId = parentSpanId;
+    this.name = name;
+    this.attributes = { ...attributes };
+    this.startMillis = startMillis;
+  }
+
+  get events(): readonly EventView[] {
+    return this.droppedEventsCount > 0 ? (keptEvents(this.#span) ?? this.recorded) : this.recorded;
+  }
+
+  get droppedEventsCount(): number {
+    return droppedOf(this.#span, 'droppedEventsCount');
+  }
+
+  get droppedAttributesCount(): number {
+    return droppedOf(this.#span, 'droppedAttributesCount');
+  }
 }
 
 /** What a nested recorder must do when its parent run ends while it is still open. */

@@ -19,9 +19,8 @@ import { hrTimeToMillis } from '../model/hr-time.js';
 import type { Incident } from '../model/incident.js';
 import type { AttemptHistoryEntry, AttemptUsage, RecoverableRun, RecoveryActionRecord, RunSnapshot, RunStopReason } from '../model/recovery.js';
 import { GEN_AI, NATIVE_ATTR as A, NATIVE_EVENT as E, OPERATION } from '../model/native-convention.js';
-import type { EventView } from '../conventions/span-view.js';
-import type { FoldSession, RecordedView } from './fold-session.js';
-import { FoldSession as Session, sessionIn, withSession } from './fold-session.js';
+import type { FoldSession } from './fold-session.js';
+import { FoldSession as Session, RecordedView, sessionIn, withSession } from './fold-session.js';
 
 /** One tool exposed to a provider request. */
 export interface BoundaryToolInput {
@@ -121,32 +120,9 @@ interface Handle {
   cutAt(endMillis: number): void;
 }
 
-/** A count the SDK keeps on its spans (`droppedEventsCount`…); 0 for a span without one (no SDK). */
-function droppedOf(span: Span, key: 'droppedEventsCount' | 'droppedAttributesCount'): number {
-  const value = (span as unknown as Record<string, unknown>)[key];
-  return typeof value === 'number' ? value : 0;
-}
-
-/**
- * A fresh view of a span the recorder starts or adopts. Its dropped counts are
- * read from the live SDK span: facts the SDK's span limits drop from the
- * exported span make the exported verdict fail closed, so they make this one
- * fail closed too (the in-process verdict is never less cautious).
- */
+/** A fresh view of a span the recorder starts or adopts. */
 function viewOf(span: Span, spanId: string, parentSpanId: string | undefined, name: string, attributes: Attributes, startMillis: number): RecordedView {
-  const recorded: EventView[] = [];
-  const view = { spanId, parentSpanId, name, attributes: { ...attributes }, recorded, links: [], startMillis, statusCode: 0 } as unknown as RecordedView;
-  Object.defineProperty(view, 'droppedEventsCount', { get: () => droppedOf(span, 'droppedEventsCount'), enumerable: true });
-  Object.defineProperty(view, 'droppedAttributesCount', { get: () => droppedOf(span, 'droppedAttributesCount'), enumerable: true });
-  // Once the span dropped events, read what it kept, as every reader of the exported span will.
-  Object.defineProperty(view, 'events', { get: () => (droppedOf(span, 'droppedEventsCount') > 0 ? keptEvents(span) ?? recorded : recorded), enumerable: true });
-  return view;
-}
-
-/** The events an SDK span kept, as views; undefined for a span that does not expose them. */
-function keptEvents(span: Span): EventView[] | undefined {
-  const events = (span as { readonly events?: readonly { name: string; time: HrTime; attributes?: Attributes; droppedAttributesCount?: number }[] }).events;
-  return events?.map((e) => ({ name: e.name, timeMillis: hrTimeToMillis(e.time), attributes: e.attributes, droppedAttributesCount: e.droppedAttributesCount }));
+  return new RecordedView(span, spanId, parentSpanId, name, attributes, startMillis);
 }
 
 /** Records one run. Create it with {@link RunRecorder.start}. */

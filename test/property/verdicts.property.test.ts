@@ -22,7 +22,18 @@ const RUNS = Number(process.env.VERDICT_RUNS ?? 10_000);
 const SEED = process.env.VERDICT_SEED === undefined ? undefined : Number(process.env.VERDICT_SEED);
 
 /** Seeds (and shrink paths) that once failed: replayed first, on every run. */
-const REGRESSIONS: readonly { readonly seed: number; readonly path?: string; readonly what: string }[] = [];
+const REGRESSIONS: readonly { readonly seed: number; readonly path?: string; readonly what: string }[] = [
+  {
+    seed: -468821277,
+    path: '88',
+    what: 'an attempt with 130 parallel tool calls: the recorder read every event it wrote while the SDK span had dropped the oldest, so the in-process verdict was less cautious than the export',
+  },
+  {
+    seed: 274621156,
+    path: '123',
+    what: 'an attempt whose oldest events (the boundary, a provider-executed call) were dropped: side effects could read less than happened',
+  },
+];
 
 const pipeline = processorPipeline();
 let counter = 0;
