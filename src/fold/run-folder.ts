@@ -14,7 +14,7 @@ import type { ConventionAdapter, ExtractContext, Extraction } from '../conventio
 import { recognise } from '../conventions/index.js';
 import type { SpanRole, SpanView } from '../conventions/span-view.js';
 import { lostFacts, numberAttr } from '../conventions/span-view.js';
-import { deriveAttemptVerdict, deriveIncident, runSideEffects } from '../derive/derive-incident.js';
+import { deriveAttemptVerdict, deriveIncident } from '../derive/derive-incident.js';
 import type { Policy } from '../derive/policy.js';
 import { attemptAt, isTerminal } from '../derive/timeline.js';
 import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
@@ -236,17 +236,21 @@ export class RunFolder<H extends LiveSpan> {
       for (const fact of extraction.facts) facts.push(Number.isFinite(fact.seq) ? fact : ({ ...fact, seq: seq++ } as Fact));
     };
     const progressUnknownAttempts = [...run.progressUnknownAttempts];
+    let evidenceTruncated = run.evidenceTruncated || lostFacts(viewOf(run.handle), false);
     for (const [spanId, entry] of run.open) {
       if (entry.role === 'run') {
         const nested = this.#runs.run(spanId);
         if (!nested) continue;
-        const sideEffects = runSideEffects(this.#peek(nested, viewOf).facts);
+        const peeked = this.#peek(nested, viewOf);
+        const sideEffects = deriveIncident(peeked, nested.policy ?? this.#options.policy).sideEffects;
         if (sideEffects !== 'none') facts.push({ kind: 'child_run_side_effects', sideEffects, timeMillis: entry.startMillis, seq: seq++, attempt: this.#attemptAbove(run, entry.parentSpanId) });
+        if (peeked.evidenceTruncated) evidenceTruncated = true;
         continue;
       }
       const adapter = entry.adapter ?? this.#options.adapters[0];
       if (!adapter) continue;
       const view = viewOf(entry.handle);
+      if (lostFacts(view, entry.role === 'attempt' || entry.role === 'tool')) evidenceTruncated = true;
       const attempt = entry.role === 'call' ? undefined : this.#attemptOf(run, view, entry.role);
       // An open tool is still running: read it as cut off now (started, not completed).
       const extraction = adapter.extract(view, entry.role, this.#context(run, attempt, entry.role === 'tool'));
@@ -258,7 +262,7 @@ export class RunFolder<H extends LiveSpan> {
     return {
       facts,
       attempts: run.attempts,
-      evidenceTruncated: run.evidenceTruncated,
+      evidenceTruncated,
       progressUnknown: run.progressUnknown || progressUnknownAttempts.length > run.progressUnknownAttempts.length,
       progressUnknownAttempts,
     };

@@ -33,6 +33,11 @@ const REGRESSIONS: readonly { readonly seed: number; readonly path?: string; rea
     path: '123',
     what: 'an attempt whose oldest events (the boundary, a provider-executed call) were dropped: side effects could read less than happened',
   },
+  {
+    seed: 816282756,
+    path: '4799',
+    what: 'a crashed run whose attempt had dropped events: the recorder, asked while the run was open, read side effects as read_only instead of at least unknown',
+  },
 ];
 
 const pipeline = processorPipeline();
