@@ -4,8 +4,6 @@
  * right status and keeps serving, pushes back when full, retries a failing
  * upstream, and judges a run whose span never arrived.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -13,38 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway/gateway.js';
 import { createGateway } from '../../src/gateway/gateway.js';
 import type { GatewayConfigInput } from '../../src/gateway/config.js';
-import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
-import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
-import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
 import type { RunRecorder } from '../../src/index.js';
+import { startUpstream } from '../support/upstream.js';
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
 
-/** An OTLP/HTTP receiver standing in for the collector or Jaeger behind the gateway. */
-async function startUpstream(statuses: number[] = []) {
-  const received: DecodedSpan[] = [];
-  let requests = 0;
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      requests += 1;
-      const status = statuses.shift() ?? 200;
-      if (status === 200) received.push(...decodeOtlpJsonSpans(decodeExportTraceRequest(Buffer.concat(chunks))));
-      response.writeHead(status, status === 503 ? { 'retry-after': '0' } : {});
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    endpoint: `http://127.0.0.1:${port}/v1/traces`,
-    received,
-    get requests() {
-      return requests;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** Raw spans of one run as an instrumented agent would send them: no verdict on them yet. */
 async function agentSpans(build: (run: RunRecorder) => void): Promise<ReadableSpan[]> {

@@ -5,8 +5,6 @@
  * over real HTTP on 127.0.0.1 with an OTLP receiver behind it. Each failed
  * before the fold core (src/fold/) was shared by every edge.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Span } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -17,34 +15,10 @@ import type { Gateway } from '../../src/gateway/gateway.js';
 import { createGateway } from '../../src/gateway/gateway.js';
 import type { GatewayConfigInput } from '../../src/gateway/config.js';
 import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
-import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
-import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
 import { checkpointResume, createTask, recoveryContext, RunRecorder } from '../../src/index.js';
+import { startUpstream } from '../support/upstream.js';
 import { createPipeline, errors, KeepingExporter, LOCAL_TOOLS, steppingClock } from '../support/harness.js';
 
-/** An OTLP/HTTP receiver behind the gateway, keeping the decoded spans and the raw bodies. */
-async function startUpstream() {
-  const received: DecodedSpan[] = [];
-  const bodies: Buffer[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      bodies.push(body);
-      received.push(...decodeOtlpJsonSpans(decodeExportTraceRequest(body)));
-      response.writeHead(200);
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
-    received,
-    bodies,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 let gateway: Gateway | undefined;
 let upstream: Awaited<ReturnType<typeof startUpstream>> | undefined;

@@ -1,0 +1,43 @@
+/**
+ * An OTLP/HTTP receiver on 127.0.0.1 standing in for the collector or Jaeger
+ * behind the gateway: it answers each request with the next status given (200
+ * once they run out) and keeps the decoded spans and the raw bodies it accepted.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
+import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
+import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
+
+/** Starts the receiver; `statuses` are answered in order (a 503 with `Retry-After: 0`). */
+export async function startUpstream(statuses: number[] = []) {
+  const received: DecodedSpan[] = [];
+  const bodies: Buffer[] = [];
+  let requests = 0;
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', () => {
+      requests += 1;
+      const status = statuses.shift() ?? 200;
+      if (status === 200) {
+        const body = Buffer.concat(chunks);
+        bodies.push(body);
+        received.push(...decodeOtlpJsonSpans(decodeExportTraceRequest(body)));
+      }
+      response.writeHead(status, status === 503 ? { 'retry-after': '0' } : {});
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    endpoint: `http://127.0.0.1:${port}/v1/traces`,
+    received,
+    bodies,
+    get requests() {
+      return requests;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
