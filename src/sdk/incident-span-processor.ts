@@ -22,6 +22,7 @@ import { createTally } from '../sanitize/scrubber.js';
 import type { SanitizableSpan } from '../sanitize/sanitize-span.js';
 import { sanitizeSpanInPlace } from '../sanitize/sanitize-span.js';
 import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
+
 /** Counters of the processor's own behaviour, for tests and health checks. */
 export interface IncidentProcessorStats {
   /** Runs currently tracked. */
