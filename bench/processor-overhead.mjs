@@ -6,11 +6,15 @@
 // Each round runs RUNS_PER_ROUND agent runs through RunRecorder and ends with
 // provider.forceFlush(), so batching and serialization are inside the timing.
 //
-// Then it measures the processor's memory per open run: 10,000 runs that never
-// end, with and without the processor, heap compared after global.gc().
+// A second workload, the realistic mix (90% successful single-attempt runs,
+// 10% the standard failing one), is measured the same way, with its own ratio.
+// Then it prints where the processor's time goes on the standard workload
+// (bench/processor-breakdown.mjs), and measures the processor's memory per
+// open run: 10,000 runs that never end, with and without the processor, heap
+// compared after global.gc().
 //
 // The last line is always `processor_overhead_ratio=<x.xx>` (median per-run
-// time with / baseline). Run with `npm run bench` (needs --expose-gc).
+// time with / baseline, standard workload). Run with `npm run bench` (needs --expose-gc).
 //
 // Knobs (environment): BENCH_RUNS_PER_ROUND (default 2000), BENCH_ROUNDS
 // (measured rounds per configuration, default 15), BENCH_WARMUP_ROUNDS
@@ -21,6 +25,7 @@ import { ExportResultCode } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { IncidentSpanProcessor, RunRecorder } from '../dist/index.js';
+import { breakdown } from './processor-breakdown.mjs';
 
 const RUNS_PER_ROUND = intFromEnv('BENCH_RUNS_PER_ROUND', 2000);
 const ROUNDS = intFromEnv('BENCH_ROUNDS', 15);
@@ -90,9 +95,11 @@ function createPipeline(withIncidents, { maxOpenRuns, name, sanitization } = {})
   const incidents = withIncidents
     ? new IncidentSpanProcessor({ sweepIntervalMillis: 0, ...(maxOpenRuns ? { maxOpenRuns } : {}), ...(sanitization ? { sanitization } : {}) })
     : undefined;
-  const provider = new BasicTracerProvider({ spanProcessors: incidents ? [incidents, batch] : [batch] });
-  const tracer = provider.getTracer('agent-incidents-bench');
-  return { name: name ?? (withIncidents ? 'with' : 'baseline'), exporter, incidents, provider, tracer };
+  const pipeline = { name: name ?? (withIncidents ? 'with' : 'baseline'), exporter, incidents, started: 0 };
+  // Counts spans started, so a round checks that each was exported exactly once.
+  const counting = { onStart: () => void (pipeline.started += 1), onEnd() {}, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() };
+  const provider = new BasicTracerProvider({ spanProcessors: incidents ? [counting, incidents, batch] : [counting, batch] });
+  return Object.assign(pipeline, { provider, tracer: provider.getTracer('agent-incidents-bench') });
 }
 
 // ---------------------------------------------------------------------------
@@ -170,6 +177,27 @@ function oneRun(tracer) {
   return run.end();
 }
 
+/**
+ * The realistic mix: 9 runs in 10 are one successful attempt (a boundary, text,
+ * a finish; every third also runs a read-only tool), the 10th is the standard
+ * failing run.
+ */
+let mixCounter = 0;
+function mixRun(tracer) {
+  mixCounter += 1;
+  if (mixCounter % 10 === 0) return oneRun(tracer);
+  runCounter += 1;
+  const run = RunRecorder.start({ tracer, agentName: 'coder', providerName: 'openai', model: 'gpt-4.1', conversationId: `conv_${runCounter}` });
+  run.span.setAttribute('gen_ai.input.messages', INPUT_MESSAGES);
+  const attempt = run.startAttempt({ boundary: BOUNDARY });
+  attempt.chunk('text-delta');
+  if (mixCounter % 3 === 0) run.startTool({ name: 'read', callId: `call_${runCounter}`, sideEffects: 'read_only', attempt }).complete();
+  attempt.span.setAttribute('gen_ai.usage.input_tokens', 812);
+  attempt.span.setAttribute('gen_ai.usage.output_tokens', 96);
+  attempt.finish({ finishReasons: ['stop'] });
+  return run.end();
+}
+
 /** Span events one run records (fact events + the exception event), counted once for the report. */
 function countEvents() {
   const spans = [];
@@ -192,19 +220,21 @@ function countEvents() {
 // ---------------------------------------------------------------------------
 // Throughput
 
-/** One round: `runs` runs, then forceFlush. Returns wall-clock and process CPU milliseconds. */
-async function round(pipeline, runs) {
+/** One round: `runs` runs of `workload`, then forceFlush. Returns wall-clock and process CPU milliseconds. */
+async function round(pipeline, runs, workload = oneRun) {
   global.gc();
   const spansBefore = pipeline.exporter.spans;
+  const startedBefore = pipeline.started;
   const cpuStart = process.cpuUsage();
   const start = performance.now();
-  for (let i = 0; i < runs; i += 1) oneRun(pipeline.tracer);
+  for (let i = 0; i < runs; i += 1) workload(pipeline.tracer);
   await pipeline.provider.forceFlush();
   const elapsed = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
   const exported = pipeline.exporter.spans - spansBefore;
-  if (exported !== runs * SPANS_PER_RUN) {
-    throw new Error(`${pipeline.name}: exported ${exported} spans, expected ${runs * SPANS_PER_RUN} (spans were dropped)`);
+  const started = pipeline.started - startedBefore;
+  if (exported !== started) {
+    throw new Error(`${pipeline.name}: exported ${exported} spans, expected ${started} (spans were dropped)`);
   }
   return { wall: elapsed, cpu: (cpu.user + cpu.system) / 1000 };
 }
@@ -243,6 +273,7 @@ async function measureThroughput() {
 
   const stats = withProcessor.incidents.stats();
   const expectedRuns = (WARMUP_ROUNDS + ROUNDS) * RUNS_PER_ROUND;
+  const mix = await measureMix();
   if (stats.runsFinished !== expectedRuns || stats.internalErrors !== 0 || stats.openRuns !== 0) {
     throw new Error(`IncidentSpanProcessor did not judge every run: ${JSON.stringify(stats)}, expected ${expectedRuns} finished runs`);
   }
@@ -255,7 +286,25 @@ async function measureThroughput() {
   await baseline.provider.shutdown();
   await withProcessor.provider.shutdown();
   await unsanitized.provider.shutdown();
-  return { times, cpuTimes, bytesPerRun };
+  return { times, cpuTimes, bytesPerRun, mix };
+}
+
+/** The realistic mix, baseline and with the processor, alternating like the standard workload. */
+async function measureMix() {
+  const baseline = createPipeline(false, { name: 'baseline' });
+  const withProcessor = createPipeline(true, { name: 'with' });
+  const times = { baseline: [], with: [] };
+  for (let i = 0; i < WARMUP_ROUNDS; i += 1) {
+    await round(baseline, RUNS_PER_ROUND, mixRun);
+    await round(withProcessor, RUNS_PER_ROUND, mixRun);
+  }
+  for (let i = 0; i < ROUNDS; i += 1) {
+    const order = i % 2 === 0 ? [baseline, withProcessor] : [withProcessor, baseline];
+    for (const pipeline of order) times[pipeline.name].push((await round(pipeline, RUNS_PER_ROUND, mixRun)).wall);
+  }
+  await baseline.provider.shutdown();
+  await withProcessor.provider.shutdown();
+  return { baseline: (median(times.baseline) / RUNS_PER_ROUND) * 1000, with: (median(times.with) / RUNS_PER_ROUND) * 1000 };
 }
 
 // ---------------------------------------------------------------------------
@@ -318,7 +367,7 @@ console.log(
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 
 const started = performance.now();
-const { times, cpuTimes, bytesPerRun } = await measureThroughput();
+const { times, cpuTimes, bytesPerRun, mix } = await measureThroughput();
 const perRun = {
   baseline: (median(times.baseline) / RUNS_PER_ROUND) * 1000,
   with: (median(times.with) / RUNS_PER_ROUND) * 1000,
@@ -349,6 +398,20 @@ console.log(
     `with ${fmt((median(cpuTimes.with) / RUNS_PER_ROUND) * 1000)} µs, ratio ${cpuRatio.toFixed(2)}`,
 );
 console.log(`throughput phase: ${fmt((performance.now() - started) / 1000)} s`);
+console.log(
+  `mix workload (90% one successful attempt, 10% the standard run): baseline ${fmt(mix.baseline)} µs/run, with ${fmt(mix.with)} µs/run, ` +
+    `overhead +${fmt(mix.with - mix.baseline)} µs/run`,
+);
+console.log(`processor_overhead_ratio_mix=${(mix.with / mix.baseline).toFixed(2)}`);
+
+// Where the time goes: each stage alone, over the standard workload's own spans.
+const stages = breakdown(oneRun);
+const share = (micros) => `${fmt(micros)} µs/run (${fmt((micros / perRun.baseline) * 100)}% of the baseline)`;
+console.log('where the processor\'s time goes (standard workload, each stage alone; the rest is span bookkeeping in onStart, GC and batching):');
+console.log(`  facts and verdict (fold core, span views included): ${share(stages.fold)}`);
+console.log(`  sanitization (every attribute, event, link, status, name): ${share(stages.sanitize)}`);
+console.log(`  writing the verdict attributes: ${share(stages.attributes)}`);
+console.log(`  serializing what the processor added (OTLP/protobuf): ${share(stages.serialize)}`);
 
 const memory = measureOpenRunState();
 console.log(
