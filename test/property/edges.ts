@@ -6,8 +6,8 @@
  * `report` over the same spans as OTLP/JSON lines.
  */
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { DEFAULT_POLICY } from '../../src/derive/policy.js';
 import { judgeTrace } from '../../src/gateway/judge-trace.js';
 import { ReleasedRuns } from '../../src/gateway/released-runs.js';
@@ -19,7 +19,6 @@ import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import type { RunRow } from '../../src/report/otlp-json.js';
 import { runRowsFromOtlpJsonLines } from '../../src/report/otlp-json.js';
 import { createSanitizer } from '../../src/sanitize/sanitizer.js';
-import { KeepingExporter } from '../support/harness.js';
 import type { Expected } from './oracle.js';
 
 /** The compared fields of a verdict written as span attributes. */
@@ -69,11 +68,24 @@ export function rowFields(v: Expected | RunRow | undefined) {
   return { outcome: v.outcome, cause: v.cause, causeDetail: v.causeDetail, phase: v.phase, retrySafety: v.retrySafety };
 }
 
-/** A provider with the processor, as users wire it, exporting into memory. */
+/**
+ * A provider with the processor first, as users wire it, keeping every ended
+ * span. The spans are kept by a plain span processor rather than an exporter
+ * behind a SimpleSpanProcessor: that one settles a promise per span, and a
+ * million synchronous runs would pile them up unsettled.
+ */
 export function processorPipeline() {
-  const exporter = new KeepingExporter();
+  const exporter = { spans: [] as ReadableSpan[] };
+  const keep: SpanProcessor = {
+    onStart() {},
+    onEnd(span) {
+      exporter.spans.push(span);
+    },
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
   const processor = new IncidentSpanProcessor({ sweepIntervalMillis: 0 });
-  const provider = new BasicTracerProvider({ spanProcessors: [processor, new SimpleSpanProcessor(exporter)] });
+  const provider = new BasicTracerProvider({ spanProcessors: [processor, keep] });
   return { exporter, processor, tracer: provider.getTracer('property') };
 }
 
