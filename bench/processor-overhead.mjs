@@ -1,40 +1,46 @@
-// Benchmark: cost of IncidentSpanProcessor on the standard agent workload.
+// Benchmark: cost of IncidentSpanProcessor on agent workloads.
 //
-// Two pipelines, same process, measured in alternating rounds:
+// Pipelines, same process, measured in alternating rounds:
 //   baseline: BasicTracerProvider → [BatchSpanProcessor → OTLP protobuf serialization]
 //   with:     BasicTracerProvider → [IncidentSpanProcessor, BatchSpanProcessor → OTLP protobuf serialization]
+// (the standard workload also runs `unsanitized`: the processor with sanitization off).
 // Each round runs RUNS_PER_ROUND agent runs through RunRecorder and ends with
 // provider.forceFlush(), so batching and serialization are inside the timing.
 //
-// A second workload, the realistic mix (90% successful single-attempt runs,
-// 10% the standard failing one), is measured the same way, with its own ratio.
-// Then it prints where the processor's time goes on the standard workload
-// (bench/processor-breakdown.mjs), and measures the processor's memory per
-// open run: 10,000 runs that never end, with and without the processor, heap
-// compared after global.gc().
+// Two workloads (bench/workloads.mjs): the issue's standard failing run, and the
+// realistic mix (90% successful single-attempt runs, 10% the standard one),
+// each with its own ratio. Then it prints where the processor's time goes on
+// the standard workload, stage by stage (bench/processor-breakdown.mjs), and
+// measures the processor's memory per open run: 10,000 runs that never end,
+// with and without the processor, heap compared after global.gc().
 //
 // The last line is always `processor_overhead_ratio=<x.xx>` (median per-run
 // time with / baseline, standard workload). Run with `npm run bench` (needs --expose-gc).
 //
 // Knobs (environment): BENCH_RUNS_PER_ROUND (default 2000), BENCH_ROUNDS
-// (measured rounds per configuration, default 15), BENCH_WARMUP_ROUNDS
-// (default 4), BENCH_OPEN_RUNS (default 10000).
+// (measured rounds per configuration, standard workload, default 10),
+// BENCH_MIX_ROUNDS (the same for the mix, default 10), BENCH_WARMUP_ROUNDS
+// (default 2, each workload), BENCH_OPEN_RUNS (default 10000),
+// BENCH_BREAKDOWN=0 (skip the breakdown), BENCH_GC_EACH_ROUND=0 (no forced
+// global.gc() before each round; see bench/README.md: a forced full GC throws
+// away optimized code, so with it every round starts with the JIT re-warming).
 
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { ExportResultCode } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { IncidentSpanProcessor, RunRecorder } from '../dist/index.js';
-import { breakdown } from './processor-breakdown.mjs';
+import { breakdown, breakdownLines } from './processor-breakdown.mjs';
+import { BOUNDARY, INPUT_MESSAGES, mixRun, SPANS_PER_RUN, standardRun } from './workloads.mjs';
 
 const RUNS_PER_ROUND = intFromEnv('BENCH_RUNS_PER_ROUND', 2000);
-const ROUNDS = intFromEnv('BENCH_ROUNDS', 15);
-const WARMUP_ROUNDS = intFromEnv('BENCH_WARMUP_ROUNDS', 4);
+const ROUNDS = intFromEnv('BENCH_ROUNDS', 10);
+const MIX_ROUNDS = intFromEnv('BENCH_MIX_ROUNDS', 10);
+const WARMUP_ROUNDS = intFromEnv('BENCH_WARMUP_ROUNDS', 2);
 const OPEN_RUNS = intFromEnv('BENCH_OPEN_RUNS', 10_000);
+const BREAKDOWN = process.env.BENCH_BREAKDOWN !== '0';
+const GC_EACH_ROUND = process.env.BENCH_GC_EACH_ROUND !== '0';
 const MEMORY_REPEATS = 3;
-
-/** Spans per run of the workload: run + 2 attempts + 3 tools. */
-const SPANS_PER_RUN = 6;
 
 function intFromEnv(name, fallback) {
   const raw = process.env[name];
@@ -102,104 +108,8 @@ function createPipeline(withIncidents, { maxOpenRuns, name, sanitization } = {})
   return Object.assign(pipeline, { provider, tracer: provider.getTracer('agent-incidents-bench') });
 }
 
-// ---------------------------------------------------------------------------
-// Workload
-
-const TOOLS = [
-  { name: 'read', sideEffects: 'read_only' },
-  { name: 'grep', sideEffects: 'read_only' },
-  { name: 'bash', sideEffects: 'unsafe' },
-];
-const BOUNDARY = { tools: TOOLS };
-
-// A realistic prompt as GenAI instrumentations record it (opt-in content): ~450 chars of JSON.
-const INPUT_MESSAGES = JSON.stringify([
-  {
-    role: 'system',
-    parts: [{ type: 'text', content: 'You are a coding agent. Use the tools to inspect the repository before editing files. Keep answers short.' }],
-  },
-  {
-    role: 'user',
-    parts: [
-      {
-        type: 'text',
-        content:
-          'The build fails on CI with "Cannot find module ./config.js" but passes locally. Find out why and fix it; run the tests afterwards and summarise what changed.',
-      },
-    ],
-  },
-]);
-
-function socketDrop() {
-  return new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
-}
-
-let runCounter = 0;
-
-/**
- * One run of the standard workload: 6 spans (invoke_agent, 2 × chat,
- * 3 × execute_tool). Attempt 1 streams text and drops its socket; the retry
- * streams text, calls 3 tools that run and complete, and finishes.
- */
-function oneRun(tracer) {
-  runCounter += 1;
-  const run = RunRecorder.start({
-    tracer,
-    agentName: 'coder',
-    providerName: 'openai',
-    model: 'gpt-4.1',
-    conversationId: `conv_${runCounter}`,
-  });
-  run.span.setAttribute('gen_ai.input.messages', INPUT_MESSAGES);
-  run.span.setAttribute('gen_ai.request.max_tokens', 4096);
-  run.span.setAttribute('gen_ai.request.temperature', 0.2);
-
-  // The standard workload of the issue: 2 attempts, 3 tool calls, 6 fact events.
-  const a1 = run.startAttempt({ boundary: BOUNDARY }); // fact 1: side_effect_boundary
-  a1.chunk('start'); // lifecycle only: no fact
-  a1.chunk('text-delta'); // fact 2: text_output_started (implies progress)
-  a1.chunk('text-delta'); // recorded once: no fact
-  a1.fail(socketDrop()); // fact 3: provider_error (+ the OTel `exception` event)
-  run.retryIssued(a1, { delayMillis: 500 }); // fact 4: retry_issued
-
-  const a2 = run.startAttempt({ boundary: BOUNDARY }); // fact 5: side_effect_boundary
-  a2.span.setAttribute('gen_ai.response.id', `chatcmpl_${runCounter}`);
-  const tools = [];
-  for (let i = 0; i < TOOLS.length; i += 1) {
-    const tool = TOOLS[i];
-    // Three tool calls: execute_tool spans, linked to the attempt that asked for them.
-    tools.push(run.startTool({ name: tool.name, callId: `call_${runCounter}_${i}`, sideEffects: tool.sideEffects, attempt: a2 }));
-  }
-  for (const tool of tools) tool.complete();
-  a2.span.setAttribute('gen_ai.usage.input_tokens', 1834);
-  a2.span.setAttribute('gen_ai.usage.output_tokens', 412);
-  a2.finish({ finishReasons: ['tool-calls'] }); // fact 6: attempt_finished
-  return run.end();
-}
-
-/**
- * The realistic mix: 9 runs in 10 are one successful attempt (a boundary, text,
- * a finish; every third also runs a read-only tool), the 10th is the standard
- * failing run.
- */
-let mixCounter = 0;
-function mixRun(tracer) {
-  mixCounter += 1;
-  if (mixCounter % 10 === 0) return oneRun(tracer);
-  runCounter += 1;
-  const run = RunRecorder.start({ tracer, agentName: 'coder', providerName: 'openai', model: 'gpt-4.1', conversationId: `conv_${runCounter}` });
-  run.span.setAttribute('gen_ai.input.messages', INPUT_MESSAGES);
-  const attempt = run.startAttempt({ boundary: BOUNDARY });
-  attempt.chunk('text-delta');
-  if (mixCounter % 3 === 0) run.startTool({ name: 'read', callId: `call_${runCounter}`, sideEffects: 'read_only', attempt }).complete();
-  attempt.span.setAttribute('gen_ai.usage.input_tokens', 812);
-  attempt.span.setAttribute('gen_ai.usage.output_tokens', 96);
-  attempt.finish({ finishReasons: ['stop'] });
-  return run.end();
-}
-
-/** Span events one run records (fact events + the exception event), counted once for the report. */
-function countEvents() {
+/** Spans and span events per run of `workload` over `runs` runs (fact events and others), recorded once for the report. */
+function shapeOf(workload, runs) {
   const spans = [];
   const probe = {
     onStart() {},
@@ -210,33 +120,51 @@ function countEvents() {
     forceFlush: () => Promise.resolve(),
     shutdown: () => Promise.resolve(),
   };
-  const provider = new BasicTracerProvider({ spanProcessors: [probe] });
-  oneRun(provider.getTracer('probe'));
+  const tracer = new BasicTracerProvider({ spanProcessors: [probe] }).getTracer('probe');
+  for (let i = 0; i < runs; i += 1) workload(tracer, i);
   const events = spans.flatMap((s) => s.events);
   const facts = events.filter((e) => e.name !== 'exception').length;
-  return { spans: spans.length, events: events.length, facts, other: events.length - facts };
+  return { spans: spans.length / runs, events: events.length / runs, facts: facts / runs, other: (events.length - facts) / runs };
 }
 
 // ---------------------------------------------------------------------------
 // Throughput
 
+/** Main-thread GC pauses (perf_hooks 'gc' entries), to tell how much of a round's time was GC. */
+const gcPauses = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.push(entry);
+}).observe({ entryTypes: ['gc'] });
+
+/** Milliseconds of GC pauses that started between `from` and `to` (performance.now() times); forgets older entries. */
+async function gcMillisBetween(from, to) {
+  // Entries reach the observer asynchronously.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  let total = 0;
+  for (const entry of gcPauses) if (entry.startTime >= from && entry.startTime < to) total += entry.duration;
+  gcPauses.length = 0;
+  return total;
+}
+
 /** One round: `runs` runs of `workload`, then forceFlush. Returns wall-clock and process CPU milliseconds. */
-async function round(pipeline, runs, workload = oneRun) {
-  global.gc();
+async function round(pipeline, runs, workload) {
+  if (GC_EACH_ROUND) global.gc();
   const spansBefore = pipeline.exporter.spans;
   const startedBefore = pipeline.started;
   const cpuStart = process.cpuUsage();
   const start = performance.now();
-  for (let i = 0; i < runs; i += 1) workload(pipeline.tracer);
+  for (let i = 0; i < runs; i += 1) workload(pipeline.tracer, i);
   await pipeline.provider.forceFlush();
-  const elapsed = performance.now() - start;
+  const end = performance.now();
+  const elapsed = end - start;
   const cpu = process.cpuUsage(cpuStart);
+  const gc = await gcMillisBetween(start, end);
   const exported = pipeline.exporter.spans - spansBefore;
   const started = pipeline.started - startedBefore;
   if (exported !== started) {
     throw new Error(`${pipeline.name}: exported ${exported} spans, expected ${started} (spans were dropped)`);
   }
-  return { wall: elapsed, cpu: (cpu.user + cpu.system) / 1000 };
+  return { wall: elapsed, cpu: (cpu.user + cpu.system) / 1000, gc };
 }
 
 function median(values) {
@@ -245,66 +173,41 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-async function measureThroughput() {
-  const baseline = createPipeline(false);
-  const withProcessor = createPipeline(true);
-  // The same processor with sanitization off: what sanitizing every span costs.
-  const unsanitized = createPipeline(true, { name: 'unsanitized', sanitization: { mode: 'off' } });
-  const times = { baseline: [], with: [], unsanitized: [] };
-  const cpuTimes = { baseline: [], with: [], unsanitized: [] };
-
+/**
+ * Runs `workload` through `pipelines`: warm-up rounds, then `rounds` measured
+ * rounds each, alternating, the order flipped in every other round (A B, B A, …)
+ * so drift and GC carry-over fall on every side equally. Checks that every
+ * processor judged every run. Returns, per pipeline name, the per-run wall and
+ * CPU times of each round (µs) and the OTLP bytes per measured run.
+ */
+async function measure(workload, pipelines, rounds) {
+  const result = {};
+  for (const p of pipelines) result[p.name] = { wall: [], cpu: [], gc: [], bytesPerRun: 0 };
   for (let i = 0; i < WARMUP_ROUNDS; i += 1) {
-    await round(baseline, RUNS_PER_ROUND);
-    await round(withProcessor, RUNS_PER_ROUND);
-    await round(unsanitized, RUNS_PER_ROUND);
+    for (const pipeline of pipelines) await round(pipeline, RUNS_PER_ROUND, workload);
   }
-  const warmBytes = { baseline: baseline.exporter.bytes, with: withProcessor.exporter.bytes, unsanitized: unsanitized.exporter.bytes };
-
-  // Alternate A/B, swapping which goes first in every pair (ABBA…) so drift
-  // and GC carry-over fall on both sides equally.
-  for (let i = 0; i < ROUNDS; i += 1) {
-    const order = i % 2 === 0 ? [baseline, withProcessor, unsanitized] : [unsanitized, withProcessor, baseline];
-    for (const pipeline of order) {
-      const { wall, cpu } = await round(pipeline, RUNS_PER_ROUND);
-      times[pipeline.name].push(wall);
-      cpuTimes[pipeline.name].push(cpu);
+  const warmBytes = new Map(pipelines.map((p) => [p, p.exporter.bytes]));
+  const reversed = [...pipelines].reverse();
+  for (let i = 0; i < rounds; i += 1) {
+    for (const pipeline of i % 2 === 0 ? pipelines : reversed) {
+      const { wall, cpu, gc } = await round(pipeline, RUNS_PER_ROUND, workload);
+      result[pipeline.name].wall.push((wall / RUNS_PER_ROUND) * 1000);
+      result[pipeline.name].cpu.push((cpu / RUNS_PER_ROUND) * 1000);
+      result[pipeline.name].gc.push((gc / RUNS_PER_ROUND) * 1000);
     }
   }
-
-  const stats = withProcessor.incidents.stats();
-  const expectedRuns = (WARMUP_ROUNDS + ROUNDS) * RUNS_PER_ROUND;
-  const mix = await measureMix();
-  if (stats.runsFinished !== expectedRuns || stats.internalErrors !== 0 || stats.openRuns !== 0) {
-    throw new Error(`IncidentSpanProcessor did not judge every run: ${JSON.stringify(stats)}, expected ${expectedRuns} finished runs`);
+  const expectedRuns = (WARMUP_ROUNDS + rounds) * RUNS_PER_ROUND;
+  for (const pipeline of pipelines) {
+    result[pipeline.name].bytesPerRun = (pipeline.exporter.bytes - warmBytes.get(pipeline)) / (rounds * RUNS_PER_ROUND);
+    if (pipeline.incidents) {
+      const stats = pipeline.incidents.stats();
+      if (stats.runsFinished !== expectedRuns || stats.internalErrors !== 0 || stats.openRuns !== 0) {
+        throw new Error(`${pipeline.name}: IncidentSpanProcessor did not judge every run: ${JSON.stringify(stats)}, expected ${expectedRuns} finished runs`);
+      }
+    }
+    await pipeline.provider.shutdown();
   }
-  const measuredRuns = ROUNDS * RUNS_PER_ROUND;
-  const bytesPerRun = {
-    baseline: (baseline.exporter.bytes - warmBytes.baseline) / measuredRuns,
-    with: (withProcessor.exporter.bytes - warmBytes.with) / measuredRuns,
-    unsanitized: (unsanitized.exporter.bytes - warmBytes.unsanitized) / measuredRuns,
-  };
-  await baseline.provider.shutdown();
-  await withProcessor.provider.shutdown();
-  await unsanitized.provider.shutdown();
-  return { times, cpuTimes, bytesPerRun, mix };
-}
-
-/** The realistic mix, baseline and with the processor, alternating like the standard workload. */
-async function measureMix() {
-  const baseline = createPipeline(false, { name: 'baseline' });
-  const withProcessor = createPipeline(true, { name: 'with' });
-  const times = { baseline: [], with: [] };
-  for (let i = 0; i < WARMUP_ROUNDS; i += 1) {
-    await round(baseline, RUNS_PER_ROUND, mixRun);
-    await round(withProcessor, RUNS_PER_ROUND, mixRun);
-  }
-  for (let i = 0; i < ROUNDS; i += 1) {
-    const order = i % 2 === 0 ? [baseline, withProcessor] : [withProcessor, baseline];
-    for (const pipeline of order) times[pipeline.name].push((await round(pipeline, RUNS_PER_ROUND, mixRun)).wall);
-  }
-  await baseline.provider.shutdown();
-  await withProcessor.provider.shutdown();
-  return { baseline: (median(times.baseline) / RUNS_PER_ROUND) * 1000, with: (median(times.with) / RUNS_PER_ROUND) * 1000 };
+  return result;
 }
 
 // ---------------------------------------------------------------------------
@@ -358,65 +261,87 @@ function measureOpenRunState() {
 // ---------------------------------------------------------------------------
 
 const fmt = (n, digits = 1) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const seconds = (since) => `${fmt((performance.now() - since) / 1000)} s`;
+const phases = [];
 
-const shape = countEvents();
-console.log(
-  `workload: ${shape.spans} spans, ${shape.events} span events (${shape.facts} fact events + ${shape.other} exception) per run; ` +
-    `${RUNS_PER_ROUND} runs per round, ${WARMUP_ROUNDS} warm-up + ${ROUNDS} measured rounds per configuration, alternating`,
-);
-console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
-
-const started = performance.now();
-const { times, cpuTimes, bytesPerRun, mix } = await measureThroughput();
-const perRun = {
-  baseline: (median(times.baseline) / RUNS_PER_ROUND) * 1000,
-  with: (median(times.with) / RUNS_PER_ROUND) * 1000,
-  unsanitized: (median(times.unsanitized) / RUNS_PER_ROUND) * 1000,
-};
-const spread = (list) => {
-  const us = list.map((ms) => (ms / RUNS_PER_ROUND) * 1000);
-  return `${fmt(Math.min(...us))}–${fmt(Math.max(...us))}`;
-};
 const LABELS = {
   baseline: 'baseline    [BatchSpanProcessor]                                          ',
   unsanitized: 'unsanitized [IncidentSpanProcessor(sanitization off), BatchSpanProcessor]',
   with: 'with        [IncidentSpanProcessor, BatchSpanProcessor]                     ',
 };
-for (const name of ['baseline', 'unsanitized', 'with']) {
-  const label = LABELS[name];
-  console.log(
-    `${label}: ${fmt(perRun[name])} µs/run (median; rounds ${spread(times[name])}), ` +
-      `${fmt(1e6 / perRun[name], 0)} runs/s, ${fmt(bytesPerRun[name], 0)} OTLP bytes/run`,
-  );
+
+/** Prints one line per configuration and the CPU cross-check; returns the median µs/run of each. */
+function report(result, names) {
+  const perRun = {};
+  for (const name of names) {
+    const { wall, bytesPerRun } = result[name];
+    perRun[name] = median(wall);
+    console.log(
+      `${LABELS[name]}: ${fmt(perRun[name])} µs/run (median; rounds ${fmt(Math.min(...wall))}–${fmt(Math.max(...wall))}), ` +
+        `${fmt(1e6 / perRun[name], 0)} runs/s, ${fmt(bytesPerRun, 0)} OTLP bytes/run`,
+    );
+  }
+  return perRun;
 }
+
+function cpuLine(result) {
+  const b = median(result.baseline.cpu);
+  const w = median(result.with.cpu);
+  console.log(`cross-check, process CPU time per run (median): baseline ${fmt(b)} µs, with ${fmt(w)} µs, ratio ${(w / b).toFixed(2)}`);
+  console.log(`GC pauses on the main thread per run (median, inside the timing): baseline ${fmt(median(result.baseline.gc))} µs, with ${fmt(median(result.with.gc))} µs`);
+}
+
+const standardShape = shapeOf(standardRun, 1);
+const mixShape = shapeOf(mixRun, 30);
+console.log(`node ${process.version}, ${process.platform}/${process.arch}; ${RUNS_PER_ROUND} runs per round, alternating rounds after ${WARMUP_ROUNDS} warm-up rounds per configuration`);
+
+// Standard workload.
+console.log(
+  `standard workload: ${standardShape.spans} spans, ${standardShape.events} span events (${standardShape.facts} fact events + ${standardShape.other} exception) per run; ` +
+    `${ROUNDS} measured rounds per configuration`,
+);
+let since = performance.now();
+const standard = await measure(
+  standardRun,
+  [createPipeline(false), createPipeline(true), createPipeline(true, { name: 'unsanitized', sanitization: { mode: 'off' } })],
+  ROUNDS,
+);
+phases.push(`standard ${seconds(since)}`);
+const perRun = report(standard, ['baseline', 'unsanitized', 'with']);
 const ratio = perRun.with / perRun.baseline;
-const cpuRatio = median(cpuTimes.with) / median(cpuTimes.baseline);
 console.log(`overhead: +${fmt(perRun.with - perRun.baseline)} µs/run (${fmt((ratio - 1) * 100)}%), target ratio ≤ 1.10`);
 console.log(`without sanitization: processor_overhead_ratio_unsanitized=${(perRun.unsanitized / perRun.baseline).toFixed(2)}`);
+cpuLine(standard);
+
+// Realistic mix.
 console.log(
-  `cross-check, process CPU time per run (median): baseline ${fmt((median(cpuTimes.baseline) / RUNS_PER_ROUND) * 1000)} µs, ` +
-    `with ${fmt((median(cpuTimes.with) / RUNS_PER_ROUND) * 1000)} µs, ratio ${cpuRatio.toFixed(2)}`,
+  `mix workload: 9 runs in 10 one successful attempt (a third of those with one read-only tool), the 10th the standard run; ` +
+    `${fmt(mixShape.spans, 2)} spans, ${fmt(mixShape.events, 2)} span events per run on average; ${MIX_ROUNDS} measured rounds per configuration`,
 );
-console.log(`throughput phase: ${fmt((performance.now() - started) / 1000)} s`);
-console.log(
-  `mix workload (90% one successful attempt, 10% the standard run): baseline ${fmt(mix.baseline)} µs/run, with ${fmt(mix.with)} µs/run, ` +
-    `overhead +${fmt(mix.with - mix.baseline)} µs/run`,
-);
-console.log(`processor_overhead_ratio_mix=${(mix.with / mix.baseline).toFixed(2)}`);
+since = performance.now();
+const mix = await measure(mixRun, [createPipeline(false), createPipeline(true)], MIX_ROUNDS);
+phases.push(`mix ${seconds(since)}`);
+const mixPerRun = report(mix, ['baseline', 'with']);
+console.log(`overhead: +${fmt(mixPerRun.with - mixPerRun.baseline)} µs/run (${fmt((mixPerRun.with / mixPerRun.baseline - 1) * 100)}%)`);
+cpuLine(mix);
+console.log(`processor_overhead_ratio_mix=${(mixPerRun.with / mixPerRun.baseline).toFixed(2)}`);
 
 // Where the time goes: each stage alone, over the standard workload's own spans.
-const stages = breakdown(oneRun);
-const share = (micros) => `${fmt(micros)} µs/run (${fmt((micros / perRun.baseline) * 100)}% of the baseline)`;
-console.log('where the processor\'s time goes (standard workload, each stage alone; the rest is span bookkeeping in onStart, GC and batching):');
-console.log(`  facts and verdict (fold core, span views included): ${share(stages.fold)}`);
-console.log(`  sanitization (every attribute, event, link, status, name): ${share(stages.sanitize)}`);
-console.log(`  writing the verdict attributes: ${share(stages.attributes)}`);
-console.log(`  serializing what the processor added (OTLP/protobuf): ${share(stages.serialize)}`);
+if (BREAKDOWN) {
+  since = performance.now();
+  const stages = breakdown(standardRun);
+  phases.push(`breakdown ${seconds(since)}`);
+  const gcExtra = median(standard.with.gc) - median(standard.baseline.gc);
+  for (const line of breakdownLines(stages, perRun.baseline, perRun.with - perRun.baseline, gcExtra)) console.log(line);
+}
 
+since = performance.now();
 const memory = measureOpenRunState();
+phases.push(`memory ${seconds(since)}`);
 console.log(
   `open runs: ${OPEN_RUNS} runs left open (run span + 1 open attempt each); heap growth median of ${MEMORY_REPEATS}: ` +
     `without processor ${memory.baseline} bytes, with processor ${memory.with} bytes`,
 );
+console.log(`phases: ${phases.join(', ')}; total ${fmt(process.uptime())} s`);
 console.log(`state_bytes_per_open_run=${Math.round(memory.perRun)}`);
 console.log(`processor_overhead_ratio=${ratio.toFixed(2)}`);
