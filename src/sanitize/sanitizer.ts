@@ -139,31 +139,72 @@ function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: Re
 
 /**
  * Sanitizes an attribute map and adds what it removed or changed to `tally`.
- * Returns `attributes` itself when nothing changed. Total for any input object.
+ * Returns `attributes` itself when nothing changed, else a new map. Total for
+ * any input object.
  */
 export function sanitizeAttributeMap(attributes: Attributes, sanitizer: Sanitizer, tally: RedactionTally): Attributes {
-  // Built only once something changes, by adding keys (never `delete`, which
-  // would leave a slow dictionary-mode object for the exporter to read).
-  let out: Attributes | undefined;
   const keys = Object.keys(attributes);
+  // Found lazily: most maps have nothing to change, and then nothing is allocated.
+  let changes: unknown[] | undefined;
+  let removed = 0;
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i] as string;
     const value = attributes[key];
     const decision = sanitizer.decide(key);
     let next = value;
-    if (decision.action === 'remove') countRedaction(tally, decision.kind);
-    else if (decision.action === 'scrub') next = scrubValue(key, value, sanitizer, tally);
-    const changed = decision.action === 'remove' || next !== value;
-    if (changed) {
-      tally.changed += 1;
-      if (out === undefined) {
-        out = {};
-        for (let j = 0; j < i; j += 1) out[keys[j] as string] = attributes[keys[j] as string];
-      }
-    }
-    if (out !== undefined && decision.action !== 'remove') out[key] = next;
+    if (decision.action === 'remove') {
+      countRedaction(tally, decision.kind);
+      next = REMOVED;
+      removed += 1;
+    } else if (decision.action === 'scrub') next = scrubValue(key, value, sanitizer, tally);
+    if (next === value) continue;
+    tally.changed += 1;
+    changes ??= keys.map((k) => attributes[k]);
+    changes[i] = next;
   }
-  return out ?? attributes;
+  if (changes === undefined) return attributes;
+  return rebuild(attributes, keys, changes, removed);
+}
+
+const REMOVED: unique symbol = Symbol('removed');
+/** Keys a map built key by key holds before V8 would make it a dictionary (measured: 16; kept below). */
+const SMALL_MAP = 12;
+
+/**
+ * A new attribute map of `keys` and `values`, without the removed ones. Built
+ * so that V8 keeps it a fast-properties object whatever its size: adding more
+ * than about a dozen keys one by one to `{}` turns it into a slow dictionary,
+ * and every later reader (the exporter's serializer first) pays for that.
+ */
+function rebuild(attributes: Attributes, keys: readonly string[], values: readonly unknown[], removed: number): Attributes {
+  if (removed === 0) {
+    // Overwriting keys a copy already has adds none, so the copy stays fast.
+    const out: Attributes = { ...attributes };
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[i] as string;
+      if (out[key] !== values[i]) setOwn(out, key, values[i]);
+    }
+    return out;
+  }
+  if (keys.length - removed <= SMALL_MAP) {
+    const out: Attributes = {};
+    for (let i = 0; i < keys.length; i += 1) {
+      if (values[i] !== REMOVED) setOwn(out, keys[i] as string, values[i]);
+    }
+    return out;
+  }
+  const entries: [string, unknown][] = new Array(keys.length - removed);
+  let at = 0;
+  for (let i = 0; i < keys.length; i += 1) {
+    if (values[i] !== REMOVED) entries[at++] = [keys[i] as string, values[i]];
+  }
+  return Object.fromEntries(entries);
+}
+
+/** Sets an own key; a `__proto__` key (decoded from a request) stays a key rather than becoming the prototype. */
+function setOwn(out: Attributes, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 const DEFAULT_SANITIZER = createSanitizer();

@@ -16,7 +16,7 @@ import { GEN_AI } from '../model/native-convention.js';
 import type { IncidentSpanProcessorOptions, ResolvedOptions } from './options.js';
 import { resolveOptions } from './options.js';
 import type { Sanitizer } from '../sanitize/sanitizer.js';
-import { createSanitizer } from '../sanitize/sanitizer.js';
+import { createSanitizer, sanitizeAttributeMap } from '../sanitize/sanitizer.js';
 import type { RedactionTally } from '../sanitize/scrubber.js';
 import { createTally } from '../sanitize/scrubber.js';
 import type { SanitizableSpan } from '../sanitize/sanitize-span.js';
@@ -63,6 +63,8 @@ export class IncidentSpanProcessor implements SpanProcessor {
   #finalizing = false;
   #runsFinished = 0;
   #internalErrors = 0;
+  /** One tally, emptied before each span: sanitization never re-enters, and a Map per span was measurable garbage. */
+  readonly #tally: RedactionTally = createTally();
 
   /** Throws a `TypeError` naming the option when `options` is invalid. */
   constructor(options: IncidentSpanProcessorOptions = {}) {
@@ -105,24 +107,36 @@ export class IncidentSpanProcessor implements SpanProcessor {
   }
 
   onEnding(span: Span): void {
+    let written: WrittenAttributes | undefined;
     if (!this.#shutdown) {
       try {
-        this.#ending(span);
+        written = this.#ending(span);
       } catch (error) {
         this.#report('onEnding', error);
       }
     }
     // Sanitization never stops, not even after shutdown: other processors may still export.
-    if (this.#sanitizer.mode === 'off') return;
+    if (this.#sanitizer.mode === 'off') {
+      if (written) writeAttributes(span, written.set, written.remove);
+      return;
+    }
     try {
-      const tally = createTally();
+      const tally = this.#tally;
+      tally.changed = 0;
+      tally.byKind.clear();
       sanitizeSpanInPlace(span as unknown as SanitizableSpan, this.#sanitizer, tally);
+      // The verdict's attributes go through the same rules, on their own: the
+      // span's map is then copied once, with them, rather than once to add them
+      // and once more to sanitize it all.
+      const set = written ? sanitizeAttributeMap(written.set, this.#sanitizer, tally) : undefined;
       if (tally.changed > 0) {
-        writeAttributes(span, { [K.ATTR_INCIDENT_REDACTIONS]: tally.changed });
+        writeAttributes(span, { ...set, [K.ATTR_INCIDENT_REDACTIONS]: tally.changed }, written?.remove);
         this.#countRedactions(tally);
-      }
+      } else if (written && set) writeAttributes(span, set, written.remove);
     } catch (error) {
       this.#report('sanitize', error);
+      // The verdict itself is closed values: write it even when sanitizing failed.
+      if (written) writeAttributes(span, written.set, written.remove);
     }
   }
 
@@ -169,12 +183,14 @@ export class IncidentSpanProcessor implements SpanProcessor {
     this.#folder.startLateRun({ spanId: parentSpanId, parentSpanId: parent.parentSpanContext?.spanId, startMillis: hrTimeToMillis(parent.startTime) }, parent);
   }
 
-  #ending(span: Span): void {
+  /** Folds the ending span; returns the attributes its verdict writes, if any (onEnding writes them after sanitizing). */
+  #ending(span: Span): WrittenAttributes | undefined {
     const spanId = span.spanContext().spanId;
     if (this.#folder.isRun(spanId)) this.#cutOpenSpans(spanId, span);
     const folded = this.#folder.end(spanViewOf(span), span);
-    if (folded?.kind === 'run') this.#writeIncident(span, folded.incident);
-    else if (folded?.kind === 'attempt') writeAttributes(span, attemptVerdictAttributes(folded.verdict));
+    if (folded?.kind === 'run') return this.#writeIncident(span, folded.incident);
+    if (folded?.kind === 'attempt') return { set: attemptVerdictAttributes(folded.verdict) };
+    return undefined;
   }
 
   /**
@@ -191,14 +207,17 @@ export class IncidentSpanProcessor implements SpanProcessor {
     }
   }
 
-  #writeIncident(span: Span, incident: Incident): void {
-    writeAttributes(span, incidentAttributes(incident));
+  /** Applies the run's status and counts the run; returns its incident attributes (and `error.type` to remove, when it must go). */
+  #writeIncident(span: Span, incident: Incident): WrittenAttributes {
+    const set = incidentAttributes(incident);
+    let remove: string | undefined;
     const change = runSpanStatus(incident, span.status);
     if (change.status) (span as { status: { code: SpanStatusCode; message?: string } }).status = change.status as { code: SpanStatusCode; message?: string };
-    if (change.errorType === null) delete (span.attributes as Record<string, unknown>)[K.ATTR_ERROR_TYPE];
-    else if (change.errorType !== undefined) writeAttributes(span, { [K.ATTR_ERROR_TYPE]: change.errorType });
+    if (change.errorType === null) remove = K.ATTR_ERROR_TYPE;
+    else if (change.errorType !== undefined) set[K.ATTR_ERROR_TYPE] = change.errorType;
     this.#runsFinished += 1;
     this.#countRun(span, incident);
+    return { set, remove };
   }
 
   #countRun(span: Span, incident: Incident): void {
@@ -279,11 +298,26 @@ export class IncidentSpanProcessor implements SpanProcessor {
   }
 }
 
+/** Attributes a verdict writes on its span, and a key it removes. */
+interface WrittenAttributes {
+  readonly set: Record<string, unknown>;
+  readonly remove?: string;
+}
+
 /**
- * Writes attributes straight into the ending span. Incident keys must survive
- * the span's attribute count limit (new keys past it are silently dropped by
- * `setAttribute`), so they bypass it; they are few and bounded.
+ * Writes attributes into the ending span (and removes `remove`). Incident keys
+ * must survive the span's attribute count limit (new keys past it are silently
+ * dropped by `setAttribute`), so they bypass it; they are few and bounded. The
+ * span gets a new map rather than keys added one by one or deleted: past about
+ * a dozen keys added that way, or after a `delete`, V8 makes the map a slow
+ * dictionary, which the exporter then reads.
  */
-function writeAttributes(span: Span, attributes: Record<string, unknown>): void {
-  Object.assign(span.attributes as Record<string, unknown>, attributes);
+function writeAttributes(span: Span, attributes: Record<string, unknown>, remove?: string): void {
+  let current = span.attributes as Record<string, unknown>;
+  if (remove !== undefined && Object.hasOwn(current, remove)) {
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the rest pattern is how the key is left out
+    const { [remove]: _removed, ...rest } = current;
+    current = rest;
+  }
+  (span as { attributes: Record<string, unknown> }).attributes = { ...current, ...attributes };
 }

@@ -4,6 +4,7 @@
  */
 import type { DiagLogger } from '@opentelemetry/api';
 import { diag, DiagLogLevel } from '@opentelemetry/api';
+import v8 from 'node:v8';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CollectingReader } from '../support/metrics.js';
@@ -170,5 +171,28 @@ describe('accounting', () => {
     const byKind = Object.fromEntries((metric?.dataPoints ?? []).map((p) => [p.attributes['agent_incidents.redaction.kind'], p.value]));
     expect(byKind).toEqual({ content_key: 1, email: 1, secret: 1, path: 1 });
     expect(JSON.stringify(metric)).not.toContain('bob');
+  });
+});
+
+describe('exported attribute maps stay fast to read', () => {
+  // V8 turns an object into a slow dictionary after about a dozen keys added
+  // one by one, or after a `delete`; the exporter then reads every span slowly.
+  v8.setFlagsFromString('--allow-natives-syntax');
+  const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
+
+  it('a run span with its verdict, a removed content key and a removed error.type is not a dictionary', () => {
+    const pipeline = createPipeline();
+    const run = pipeline.startRun();
+    for (let i = 0; i < 10; i += 1) run.span.setAttribute(`app.key${i}`, i);
+    run.span.setAttribute('gen_ai.input.messages', 'a prompt');
+    run.span.setAttribute('error.type', 'aborted');
+    run.userCancel();
+    run.end();
+    const span = pipeline.runSpans()[0]!;
+    expect(span.attributes['incident.outcome']).toBe('cancelled');
+    expect(span.attributes['error.type']).toBeUndefined();
+    expect(span.attributes['gen_ai.input.messages']).toBeUndefined();
+    expect(Object.keys(span.attributes).length).toBeGreaterThan(20);
+    expect(hasFastProperties(span.attributes)).toBe(true);
   });
 });

@@ -84,6 +84,26 @@ describe('sanitizeAttributes', () => {
     expect(sanitizeAttributes(clean).attributes).toBe(clean);
   });
 
+  it('keeps the order of the keys it keeps, in large maps and small, with values changed or removed', () => {
+    for (const size of [3, 12, 13, 40]) {
+      const input: Record<string, unknown> = {};
+      for (let i = 0; i < size; i += 1) input[`k${i}`] = i % 3 === 0 ? `mail bob${i}@example.com` : i;
+      input['gen_ai.input.messages'] = 'secret prompt';
+      const { attributes } = sanitizeAttributes(input);
+      expect(Object.keys(attributes)).toEqual(Array.from({ length: size }, (_, i) => `k${i}`));
+      expect(attributes.k0).toBe('mail [redacted:email]');
+      expect(attributes.k1).toBe(1);
+    }
+  });
+
+  it('keeps an own `__proto__` key (as decoded from a request) a key, never the prototype', () => {
+    for (const json of ['{"__proto__":"/home/bob/x","a":1}', '{"__proto__":"/home/bob/x","gen_ai.input.messages":"q"}']) {
+      const { attributes } = sanitizeAttributes(JSON.parse(json) as Record<string, unknown>);
+      expect(Object.getPrototypeOf(attributes)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(attributes, '__proto__')?.value).toBe('[redacted:path]/x');
+    }
+  });
+
   it.each(['gen_ai.output.messages', 'gen_ai.tool.call.result', 'ai.response.providerMetadata', 'tool.parameters', 'tool_call.function.arguments'])(
     'treats %s as content',
     (key) => expect(isContentKey(key)).toBe(true),
