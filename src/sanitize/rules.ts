@@ -3,6 +3,8 @@
  * scrubbed from every exported string, each with the kind its marker names.
  */
 
+import { replaceJwts } from './jwt-scanner.js';
+
 /** Kinds of redaction, used in markers (`[redacted:<kind>]`) and in the redaction metric. */
 export const REDACTION_KINDS = [
   'content_key',
@@ -19,15 +21,27 @@ export const REDACTION_KINDS = [
 /** One of {@link REDACTION_KINDS}, or a kind named by a user's value pattern. */
 export type RedactionKind = (typeof REDACTION_KINDS)[number] | (string & {});
 
-/** A value rule. */
-export interface ValueRule {
+/** A value rule: a regular expression, or a scanner for a shape no linear regular expression finds. */
+export type ValueRule = PatternRule | ScannerRule;
+
+/** A value rule whose matches a regular expression finds. */
+export interface PatternRule {
   readonly kind: RedactionKind;
   /** Cheap literal test; `pattern` runs only when it matches. Must not be global. */
   readonly trigger: RegExp;
-  /** What is replaced; must be global. */
+  /** What is replaced; must be global, and linear in its input. */
   readonly pattern: RegExp;
   /** Index of a capture group kept in front of the marker (a URL scheme, `Bearer `, `api_key=`), if any. */
   readonly keepGroup?: number;
+}
+
+/** A value rule whose matches a scanner finds, in linear time. */
+export interface ScannerRule {
+  readonly kind: RedactionKind;
+  /** Cheap literal test; `replace` runs only when it matches. Must not be global. */
+  readonly trigger: RegExp;
+  /** Replaces every match in `text` by `redact(match)`. */
+  readonly replace: (text: string, redact: (match: string) => string) => string;
 }
 
 // Order matters: whole-credential shapes first, so a URL with a token is
@@ -42,7 +56,9 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
     pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
   },
   { kind: 'credentials', trigger: /:\/\//, pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:@/]+:[^\s@/]+(?=@)/gi, keepGroup: 1 },
-  { kind: 'jwt', trigger: /eyJ/, pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  // `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, found by a scanner: as a
+  // regular expression it is quadratic on `eyJ-eyJ-…` (see jwt-scanner.ts).
+  { kind: 'jwt', trigger: /eyJ/, replace: replaceJwts },
   { kind: 'secret', trigger: /bearer|basic|token/i, pattern: /\b((?:Bearer|Basic|Token)\s+)[A-Za-z0-9._~+/=-]{8,}/gi, keepGroup: 1 },
   { kind: 'secret', trigger: /sk-/, pattern: /\bsk-(?:proj-|ant-(?:api\d\d-)?|live-)?[A-Za-z0-9_-]{16,}/g },
   { kind: 'secret', trigger: /AKIA|ASIA/, pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },

@@ -110,6 +110,13 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     let out = value;
     for (const rule of candidates) {
       if (!rule.trigger.test(out)) continue;
+      if ('replace' in rule) {
+        out = rule.replace(out, (match) => {
+          kinds.push(rule.kind);
+          return marker(rule.kind, match);
+        });
+        continue;
+      }
       out = out.replace(rule.pattern, (match: string, ...groups: unknown[]) => {
         kinds.push(rule.kind);
         const kept = rule.keepGroup !== undefined ? String(groups[rule.keepGroup - 1] ?? '') : '';
