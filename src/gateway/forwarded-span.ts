@@ -40,7 +40,7 @@ export interface ForwardedSpan {
   readonly events: { name: string; time: HrTime; attributes: Attributes; droppedAttributesCount?: number }[];
   readonly ended: true;
   readonly resource: Resource;
-  readonly instrumentationScope: { readonly name: string; readonly version?: string };
+  instrumentationScope: { readonly name: string; readonly version?: string };
   readonly droppedAttributesCount: number;
   readonly droppedEventsCount: number;
   readonly droppedLinksCount: number;
@@ -91,6 +91,14 @@ export function forwardedSpan(decoded: DecodedSpan, resource: Resource): Forward
     },
     sanitize(sanitizer, tally) {
       sanitizeSpanInPlace(span as unknown as SanitizableSpan, sanitizer, tally);
+      // The scope's name and version are free text a sender chose: the same rules apply.
+      const scope = span.instrumentationScope;
+      const name = sanitizer.scrub(scope.name, tally);
+      const version = scope.version === undefined ? undefined : sanitizer.scrub(scope.version, tally);
+      if (name !== scope.name || version !== scope.version) {
+        tally.changed += 1;
+        span.instrumentationScope = { name, version };
+      }
     },
   };
   return span;

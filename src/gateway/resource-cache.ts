@@ -5,7 +5,7 @@
  */
 import type { Resource } from '@opentelemetry/resources';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import type { DecodedValue, SpanAttributeValue } from '../otlp/otlp-json-spans.js';
+import type { DecodedValue } from '../otlp/otlp-json-spans.js';
 import { spanAttributesOf } from '../otlp/otlp-json-spans.js';
 import type { Sanitizer } from '../sanitize/sanitizer.js';
 import { sanitizeAttributeMap } from '../sanitize/sanitizer.js';
@@ -33,7 +33,8 @@ export class ResourceCache {
     if (!resource) {
       const attributes = spanAttributesOf(decoded);
       const sanitized = this.#sanitizer.mode === 'off' ? attributes : sanitizeAttributeMap(attributes, this.#sanitizer, createTally());
-      resource = resourceFromAttributes(sanitized as Record<string, SpanAttributeValue>);
+      // Bytes values are not in the API's attribute type, but the OTLP serializer writes them as bytesValue.
+      resource = resourceFromAttributes(sanitized as unknown as Parameters<typeof resourceFromAttributes>[0]);
       if (this.#byContent.size >= MAX_RESOURCES) this.#byContent.clear();
       this.#byContent.set(key, resource);
     }

@@ -5,8 +5,8 @@
  */
 import type { SpanView } from '../conventions/span-view.js';
 
-/** A decoded attribute value. Maps (`kvlistValue`) and bytes become JSON strings. */
-export type DecodedValue = string | number | boolean | DecodedValue[] | undefined;
+/** A decoded attribute value. Maps (`kvlistValue`) become JSON strings; bytes stay bytes (sanitization reads them as UTF-8). */
+export type DecodedValue = string | number | boolean | Uint8Array | DecodedValue[] | undefined;
 
 /** One decoded span. Times are epoch nanoseconds. */
 export interface DecodedSpan {
@@ -88,12 +88,12 @@ function decodeValue(raw: unknown): DecodedValue {
   }
   if (value.arrayValue !== undefined) return listOf(objectOf(value.arrayValue).values).map(decodeValue);
   if (value.kvlistValue !== undefined) return JSON.stringify(attributesOf(objectOf(value.kvlistValue).values));
-  if (typeof value.bytesValue === 'string') return value.bytesValue;
+  if (typeof value.bytesValue === 'string') return new Uint8Array(Buffer.from(value.bytesValue, 'base64'));
   return undefined;
 }
 
 /** A value a span attribute can hold (an OpenTelemetry `AttributeValue`, without `null`s). */
-export type SpanAttributeValue = string | number | boolean | string[] | number[] | boolean[];
+export type SpanAttributeValue = string | number | boolean | Uint8Array | string[] | number[] | boolean[];
 
 /** Decoded attributes as span attributes: nested values dropped from arrays, absent values left out. */
 export function spanAttributesOf(map: Record<string, DecodedValue>): Record<string, SpanAttributeValue> {

@@ -17,6 +17,7 @@ export const REDACTION_KINDS = [
   'email',
   'path',
   'truncated',
+  'unsanitizable',
 ] as const;
 /** One of {@link REDACTION_KINDS}, or a kind named by a user's value pattern. */
 export type RedactionKind = (typeof REDACTION_KINDS)[number] | (string & {});

@@ -2,10 +2,17 @@
  * Sanitizes one span in place, whoever holds it: the SDK processor applies it
  * to a live span while it ends, the gateway to a received span before it is
  * forwarded. Typed by shape, so it needs no OpenTelemetry SDK type.
+ *
+ * Fails closed field by field (docs/sanitization.md, "When a field cannot be
+ * sanitized"): each field is sanitized on its own, and a field that cannot be
+ * (a value of the wrong type, a getter that throws) is replaced by the
+ * `[redacted:unsanitizable]` marker. One bad field never lets the fields after
+ * it leave unsanitized.
  */
 import type { Sanitizer } from './sanitizer.js';
-import { sanitizeAttributeMap } from './sanitizer.js';
+import { sanitizeAttributeMap, UNSANITIZABLE } from './sanitizer.js';
 import type { RedactionTally } from './scrubber.js';
+import { countRedaction } from './scrubber.js';
 
 type Attributes = Parameters<typeof sanitizeAttributeMap>[0];
 
@@ -22,33 +29,87 @@ export interface SanitizableSpan {
  * Sanitizes `span` in place: attributes, event names and attributes (with
  * `exception.message` and `exception.stacktrace`), link attributes, the status
  * message and the span name. Adds what was removed or changed to `tally`.
+ * Never throws for what a span holds.
  */
 export function sanitizeSpanInPlace(span: SanitizableSpan, sanitizer: Sanitizer, tally: RedactionTally): void {
-  const attributes = sanitizeAttributeMap(span.attributes, sanitizer, tally);
+  const attributes = sanitizeMap(span.attributes, sanitizer, tally);
   // A fresh object rather than `delete` on the span's own: deleting keys drops
   // V8 into dictionary mode and slows every later read, export included.
-  if (attributes !== span.attributes) span.attributes = attributes;
-  for (const event of span.events) {
-    const name = sanitizer.scrub(event.name, tally);
-    if (name !== event.name) {
-      event.name = name;
-      tally.changed += 1;
-    }
-    if (event.attributes) event.attributes = sanitizeAttributeMap(event.attributes, sanitizer, tally);
+  if (attributes !== span.attributes) span.attributes = attributes ?? {};
+  for (const event of listOf(span, 'events', tally)) {
+    const name = sanitizeText(event.name, sanitizer, tally);
+    if (name !== event.name) event.name = name as string;
+    if (event.attributes !== undefined) event.attributes = sanitizeMap(event.attributes, sanitizer, tally);
   }
-  for (const link of span.links) {
-    if (link.attributes) link.attributes = sanitizeAttributeMap(link.attributes, sanitizer, tally);
+  for (const link of listOf(span, 'links', tally)) {
+    if (link.attributes !== undefined) link.attributes = sanitizeMap(link.attributes, sanitizer, tally);
   }
-  if (typeof span.status.message === 'string') {
-    const message = sanitizer.scrub(span.status.message, tally);
-    if (message !== span.status.message) {
-      span.status = { code: span.status.code, message };
-      tally.changed += 1;
-    }
+  const status = span.status as { readonly code: number; readonly message?: unknown } | undefined;
+  if (status !== null && typeof status === 'object' && status.message !== undefined) {
+    const message = sanitizeText(status.message, sanitizer, tally);
+    if (message !== status.message) span.status = { code: status.code, message: message as string };
   }
-  const name = sanitizer.scrub(span.name, tally);
-  if (name !== span.name) {
-    span.name = name;
-    tally.changed += 1;
+  const name = sanitizeText(span.name, sanitizer, tally);
+  if (name !== span.name) span.name = name as string;
+}
+
+/** Counts one field that could not be sanitized. */
+function unsanitizable(tally: RedactionTally): string {
+  tally.changed += 1;
+  countRedaction(tally, 'unsanitizable');
+  return UNSANITIZABLE;
+}
+
+/**
+ * A text field scrubbed: strings by the rules; `undefined`, `null`, numbers
+ * and booleans (which hold no text) as they are; anything else, or a scrub
+ * that throws, the marker.
+ */
+function sanitizeText(value: unknown, sanitizer: Sanitizer, tally: RedactionTally): unknown {
+  if (typeof value !== 'string') {
+    if (value === undefined || value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+    return unsanitizable(tally);
   }
+  try {
+    const scrubbed = sanitizer.scrub(value, tally);
+    if (scrubbed !== value) tally.changed += 1;
+    return scrubbed;
+  } catch {
+    return unsanitizable(tally);
+  }
+}
+
+/** An attribute map sanitized; a map that cannot even be read becomes one marker attribute. */
+function sanitizeMap(attributes: unknown, sanitizer: Sanitizer, tally: RedactionTally): Attributes | undefined {
+  if (attributes === undefined || attributes === null) return attributes as undefined;
+  try {
+    if (typeof attributes !== 'object') throw new TypeError('not an attribute map');
+    return sanitizeAttributeMap(attributes as Attributes, sanitizer, tally);
+  } catch {
+    return { 'agent_incidents.unsanitizable': unsanitizable(tally) };
+  }
+}
+
+/**
+ * The span's events or links to sanitize. A list that is not an array (or
+ * cannot be read) is replaced by an empty one and counted: what it held
+ * cannot be sanitized, so it does not leave.
+ */
+function listOf<K extends 'events' | 'links'>(span: SanitizableSpan, key: K, tally: RedactionTally): SanitizableSpan[K] {
+  const empty = [] as unknown as SanitizableSpan[K];
+  let list: unknown;
+  try {
+    list = span[key];
+  } catch {
+    list = null;
+  }
+  if (Array.isArray(list)) return list as SanitizableSpan[K];
+  if (list === undefined) return empty;
+  unsanitizable(tally);
+  try {
+    (span as Record<K, unknown>)[key] = empty;
+  } catch {
+    // A read-only list that is not an array: nothing more can be done here.
+  }
+  return empty;
 }

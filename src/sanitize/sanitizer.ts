@@ -122,20 +122,37 @@ function isStackTraceKey(key: string): boolean {
   return key.endsWith('stacktrace');
 }
 
-function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: RedactionTally): unknown {
+/** Nesting kept in a map-valued attribute (OTLP `kvlistValue`); deeper values are redacted. */
+const MAX_NESTING = 8;
+
+function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: RedactionTally, depth: number): unknown {
   if (typeof value === 'string') return isStackTraceKey(key) ? sanitizer.scrubStackTrace(value, tally) : sanitizer.scrub(value, tally);
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i += 1) {
       const item: unknown = value[i];
-      const next = typeof item === 'string' ? sanitizer.scrub(item, tally) : item;
+      const next = typeof item === 'string' ? sanitizer.scrub(item, tally) : scrubValue(key, item, sanitizer, tally, depth + 1);
       if (next !== item) out ??= value.slice();
       if (out) out[i] = next;
     }
     return out ?? value;
   }
-  return value;
+  // Bytes (OTLP `bytesValue`) may hold text: scrubbed as UTF-8, kept as bytes.
+  if (value instanceof Uint8Array) {
+    const text = UTF8.decode(value);
+    const scrubbed = sanitizer.scrub(text, tally);
+    return scrubbed === text ? value : new TextEncoder().encode(scrubbed);
+  }
+  // A map (OTLP `kvlistValue`): its keys are decided and its values scrubbed like any other map's.
+  if (typeof value === 'object' && depth < MAX_NESTING && Object.getPrototypeOf(value) === Object.prototype) {
+    return sanitizeMapAt(value as Attributes, sanitizer, tally, depth + 1);
+  }
+  // Functions, symbols, class instances, too deep: nothing here can be shown to hold no text.
+  throw new TypeError('unsanitizable value');
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: false });
 
 /**
  * Sanitizes an attribute map and adds what it removed or changed to `tally`.
@@ -143,27 +160,71 @@ function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: Re
  * any input object.
  */
 export function sanitizeAttributeMap(attributes: Attributes, sanitizer: Sanitizer, tally: RedactionTally): Attributes {
+  return sanitizeMapAt(attributes, sanitizer, tally, 0);
+}
+
+/** What replaces a value (or a field) that could not be sanitized: docs/sanitization.md, "Fields that cannot be sanitized". */
+export const UNSANITIZABLE = '[redacted:unsanitizable]';
+
+function sanitizeMapAt(attributes: Attributes, sanitizer: Sanitizer, tally: RedactionTally, depth: number): Attributes {
   const keys = Object.keys(attributes);
-  // Found lazily: most maps have nothing to change, and then nothing is allocated.
-  let changes: unknown[] | undefined;
+  // Every value is read once, here: a getter must not give a scrubbed value
+  // to the rules and another one to the exporter.
+  const values = valuesOf(attributes, keys, tally);
+  let changed = values !== undefined && values.changed;
   let removed = 0;
+  const read = values?.values ?? [];
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i] as string;
-    const value = attributes[key];
+    const value = read[i];
+    if (value === UNSANITIZABLE) continue;
     const decision = sanitizer.decide(key);
-    let next = value;
+    let next: unknown = value;
     if (decision.action === 'remove') {
       countRedaction(tally, decision.kind);
       next = REMOVED;
       removed += 1;
-    } else if (decision.action === 'scrub') next = scrubValue(key, value, sanitizer, tally);
+    } else if (decision.action === 'scrub') {
+      // Each value on its own: one that cannot be scrubbed is replaced, never passed on.
+      try {
+        next = scrubValue(key, value, sanitizer, tally, depth);
+      } catch {
+        countRedaction(tally, 'unsanitizable');
+        next = UNSANITIZABLE;
+      }
+    }
     if (next === value) continue;
     tally.changed += 1;
-    changes ??= keys.map((k) => attributes[k]);
-    changes[i] = next;
+    read[i] = next;
+    changed = true;
   }
-  if (changes === undefined) return attributes;
-  return rebuild(attributes, keys, changes, removed);
+  return changed ? rebuild(attributes, keys, read, removed) : attributes;
+}
+
+/**
+ * The values of `keys`, read once. A value whose read throws becomes the
+ * marker (counted); `changed` says whether any did.
+ */
+function valuesOf(attributes: Attributes, keys: readonly string[], tally: RedactionTally): { values: unknown[]; changed: boolean } {
+  try {
+    const values = Object.values(attributes);
+    // Own enumerable string keys, in the same order: the common case.
+    if (values.length === keys.length) return { values, changed: false };
+  } catch {
+    // A getter threw: read them one by one below.
+  }
+  let changed = false;
+  const values = keys.map((key) => {
+    try {
+      return attributes[key];
+    } catch {
+      countRedaction(tally, 'unsanitizable');
+      tally.changed += 1;
+      changed = true;
+      return UNSANITIZABLE;
+    }
+  });
+  return { values, changed };
 }
 
 const REMOVED: unique symbol = Symbol('removed');
@@ -179,11 +240,14 @@ const SMALL_MAP = 12;
 function rebuild(attributes: Attributes, keys: readonly string[], values: readonly unknown[], removed: number): Attributes {
   if (removed === 0) {
     // Overwriting keys a copy already has adds none, so the copy stays fast.
-    const out: Attributes = { ...attributes };
-    for (let i = 0; i < keys.length; i += 1) {
-      const key = keys[i] as string;
-      if (out[key] !== values[i]) setOwn(out, key, values[i]);
+    // Every key is set from the values read once (a getter's second answer is overwritten).
+    let out: Attributes;
+    try {
+      out = { ...attributes };
+    } catch {
+      return fromEntries(keys, values);
     }
+    for (let i = 0; i < keys.length; i += 1) setOwn(out, keys[i] as string, values[i]);
     return out;
   }
   if (keys.length - removed <= SMALL_MAP) {
@@ -193,10 +257,13 @@ function rebuild(attributes: Attributes, keys: readonly string[], values: readon
     }
     return out;
   }
-  const entries: [string, unknown][] = new Array(keys.length - removed);
-  let at = 0;
+  return fromEntries(keys, values);
+}
+
+function fromEntries(keys: readonly string[], values: readonly unknown[]): Attributes {
+  const entries: [string, unknown][] = [];
   for (let i = 0; i < keys.length; i += 1) {
-    if (values[i] !== REMOVED) entries[at++] = [keys[i] as string, values[i]];
+    if (values[i] !== REMOVED) entries.push([keys[i] as string, values[i]]);
   }
   return Object.fromEntries(entries);
 }
