@@ -54,31 +54,78 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
   {
     kind: 'private_key',
     trigger: /-----BEGIN /,
-    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+    // PEM keys and PGP private key blocks, to their end marker or the end of the text.
+    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
   },
-  { kind: 'credentials', trigger: /:\/\//, pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:@/]+:[^\s@/]+(?=@)/gi, keepGroup: 1 },
+  // user:password@ in a URL; the user may be empty (`redis://:pass@host`) and the password may hold
+  // `/`, though not `//`: that would let one URL's password run through every URL after it (quadratic).
+  { kind: 'credentials', trigger: /:\/\//, pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:@/?#]*:(?:[^\s@?#/]|\/(?!\/))+(?=@)/gi, keepGroup: 1 },
+  // A token as the URL's user part (`https://ghp_…@host`): a user name is not 16 token characters long.
+  { kind: 'credentials', trigger: /:\/\//, pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[A-Za-z0-9_.~+=-]{16,}(?=@)/gi, keepGroup: 1 },
   // `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, found by a scanner: as a
   // regular expression it is quadratic on `eyJ-eyJ-…` (see jwt-scanner.ts).
   { kind: 'jwt', trigger: /eyJ/, replace: replaceJwts },
-  { kind: 'secret', trigger: /bearer|basic|token/i, pattern: /\b((?:Bearer|Basic|Token)\s+)[A-Za-z0-9._~+/=-]{8,}/gi, keepGroup: 1 },
-  { kind: 'secret', trigger: /sk-/, pattern: /\bsk-(?:proj-|ant-(?:api\d\d-)?|live-)?[A-Za-z0-9_-]{16,}/g },
+  {
+    kind: 'secret',
+    trigger: /bearer|basic|token|api-?key|bot |digest|aws4-hmac/i,
+    // An Authorization scheme and its credentials. Credentials that are one word of prose, all
+    // lower case or capitalized ("Bearer authentication", "Bot Framework"), are not taken for one:
+    // a random token of 8 or more characters looks like that about once in a million.
+    pattern:
+      /\b((?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|TOKEN|[Aa]pi-?[Kk]ey|API-?KEY|[Bb]ot|BOT|[Dd]igest|AWS4-HMAC-SHA256)\s+)(?![A-Z]?[a-z]+(?![A-Za-z0-9._~+/=-]))[A-Za-z0-9._~+/=-]{8,}/g,
+    keepGroup: 1,
+  },
+  // OpenAI (project, service account, admin, legacy) and Anthropic keys, DeepSeek-style `sk-<hex>`;
+  // not `sk-learn-…` package names (a dash within the first 20 characters of an unprefixed key).
+  {
+    kind: 'secret',
+    trigger: /sk-/,
+    pattern: /\bsk-(?:(?:proj|svcacct|admin|live|ant-(?:api|admin)\d\d)-[A-Za-z0-9_-]{16,}|[A-Za-z0-9]{20,}[A-Za-z0-9_-]*)/g,
+  },
   { kind: 'secret', trigger: /AKIA|ASIA/, pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
   { kind: 'secret', trigger: /gh[pousr]_|github_pat_/, pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g },
   { kind: 'secret', trigger: /glpat-/, pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'secret', trigger: /xox[abposr]-/, pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { kind: 'secret', trigger: /xox[abposre]-/, pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g },
+  // Slack incoming webhooks and workflow triggers: the URL is the credential.
+  { kind: 'secret', trigger: /hooks\.slack\.com/, pattern: /\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,}/g },
   { kind: 'secret', trigger: /k_(?:live|test)_/, pattern: /\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}/g },
   { kind: 'secret', trigger: /AIza/, pattern: /\bAIza[0-9A-Za-z_-]{35,}/g },
+  // Google OAuth access tokens.
+  { kind: 'secret', trigger: /ya29\./, pattern: /\bya29\.[0-9A-Za-z_-]{20,}/g },
+  // Hugging Face user and organization tokens.
+  { kind: 'secret', trigger: /hf_|api_org_/, pattern: /\b(?:hf|api_org)_[A-Za-z]{30,}/g },
+  // Groq, xAI, npm, PyPI.
+  { kind: 'secret', trigger: /gsk_/, pattern: /\bgsk_[A-Za-z0-9]{40,}/g },
+  { kind: 'secret', trigger: /xai-/, pattern: /\bxai-[A-Za-z0-9]{60,}/g },
+  { kind: 'secret', trigger: /npm_/i, pattern: /\bnpm_[A-Za-z0-9]{36}\b/gi },
+  { kind: 'secret', trigger: /pypi-/, pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  // SendGrid (`SG.<22>.<43>`), Twilio API keys (`SK<32 hex>`), Telegram bot tokens (`<bot id>:<35>`).
+  { kind: 'secret', trigger: /SG\./, pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}\b/g },
+  { kind: 'secret', trigger: /SK[0-9a-fA-F]{32}/, pattern: /\bSK[0-9a-fA-F]{32}\b/g },
+  { kind: 'secret', trigger: /\d:AA/, pattern: /\b\d{6,12}:AA[A-Za-z0-9_-]{31,40}\b/g },
   {
     kind: 'secret',
-    trigger: /[?&;][A-Za-z_-]{1,20}=/,
-    pattern: /([?&;](?:api[_-]?key|key|token|access[_-]?token|secret|sig|signature|password|auth)=)(?!\[redacted)[^&\s#"']+/gi,
+    trigger: /[?&;][A-Za-z0-9_.-]{1,40}=/,
+    // A query parameter whose name ends in a credential word (`api_key`, `X-Amz-Signature`, `sig`).
+    pattern:
+      /([?&;](?:[A-Za-z0-9_.-]{0,40}[_.-])?(?:api[_-]?key|apikey|key|token|access[_-]?token|secret|sig|signature|password|passwd|pwd|auth|credential|security[_-]token|session)=)(?!\[redacted)[^&\s#"']+/gi,
     keepGroup: 1,
   },
   {
     kind: 'secret',
     trigger: /key|token|secret|passw|pwd/i,
+    // `name = value` / `name: value` / `"name": "value"` (also JSON-escaped), where the name is or ends
+    // in a credential word (`DB_PASSWORD=`, `client_secret=`, `:_authToken=`). Placeholders
+    // (`required`, `None`, `${VAR}`, `<token>`, `***`) are not values.
     pattern:
-      /\b(?<!redacted:)((?:aws_)?(?:api[_-]?key|secret(?:[_-]?access)?[_-]?key|access[_-]?token|auth[_-]?token|token|secret|password|passwd|pwd)["']?\s*[=:]\s*)(?!["']?\[redacted)["']?[^\s"',;&]{4,}["']?/gi,
+      /(?<![A-Za-z0-9])(?<!redacted:)((?:aws_)?(?:api[_-]?key|apikey|secret(?:[_-]?access)?[_-]?key|private[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|session[_-]?token|id[_-]?token|client[_-]?secret|token|secret|password|passwd|pwd)(?:\\?["'])?\s*[=:]\s*)(?!(?:\\?["'])?\[redacted)(?!(?:\\?["'])?(?:required|optional|none|null|nil|undefined|true|false|string|str|int|number|boolean|bool|await|new|this|process\.env|os\.environ|\*+|x{3,}|<[^>\s]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)(?![A-Za-z0-9]))(?:\\?["'])?[^\s"',;&\\]{4,}(?:\\?["'])?/gi,
+    keepGroup: 1,
+  },
+  // A command-line flag and its value: `--password x`, `--api-key=…`, `--token …`.
+  {
+    kind: 'secret',
+    trigger: /--?[A-Za-z-]*(?:password|passwd|token|secret|api-?key)/i,
+    pattern: /(?<![A-Za-z0-9-])(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|pwd|token|secret|api-?key|access-key|secret-key)(?:\s+|=))(?!-)(?!\[redacted)[^\s"']+/gi,
     keepGroup: 1,
   },
   // An AWS secret access key: 40 characters of mixed-case base64 standing
@@ -88,7 +135,18 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
     trigger: /[A-Za-z0-9/+]{40}/,
     pattern: /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
   },
-  { kind: 'email', trigger: /@/, pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g },
-  { kind: 'path', trigger: /\/Users\/|\/home\//, pattern: /(?:\/Users\/|\/home\/)[^/\s"'`:]+/g },
-  { kind: 'path', trigger: /:\\/, pattern: /\b[A-Za-z]:\\(?:Users|Documents and Settings)\\[^\\\s"'`]+/gi },
+  // An e-mail address; not an SSH remote's `git@host`.
+  { kind: 'email', trigger: /@/, pattern: /(?<![A-Za-z0-9._%+-])(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g },
+  // A home directory's user segment, at the start of a path (not `/home/feed` inside a URL's path);
+  // not the shared or public profile directories.
+  {
+    kind: 'path',
+    trigger: /\/Users\/|\/home\//,
+    pattern: /(?<![A-Za-z0-9._~%-])(?:\/Users\/(?!Shared\b)|\/home\/)[^/\s"'`:]+/g,
+  },
+  {
+    kind: 'path',
+    trigger: /:\\/,
+    pattern: /\b[A-Za-z]:\\(?:Users|Documents and Settings)\\(?!(?:Public|Default|Default User|All Users)(?:\\|$|[\s"'`]))[^\\\s"'`]+/gi,
+  },
 ];

@@ -113,3 +113,20 @@ function listOf<K extends 'events' | 'links'>(span: SanitizableSpan, key: K, tal
   }
   return empty;
 }
+
+/**
+ * Replaces every text field of `span` by the marker: what an edge does when
+ * sanitizing the span failed as a whole (it should not), so nothing leaves
+ * unsanitized. Ids, times, kind and status code stay.
+ */
+export function redactSpanInPlace(span: SanitizableSpan, tally: RedactionTally): void {
+  span.name = unsanitizable(tally);
+  span.attributes = { 'agent_incidents.unsanitizable': UNSANITIZABLE };
+  for (const event of Array.isArray(span.events) ? span.events : []) {
+    event.name = UNSANITIZABLE;
+    event.attributes = {};
+  }
+  for (const link of Array.isArray(span.links) ? span.links : []) link.attributes = {};
+  const code = typeof span.status?.code === 'number' ? span.status.code : 0;
+  span.status = span.status?.message === undefined ? { code } : { code, message: UNSANITIZABLE };
+}

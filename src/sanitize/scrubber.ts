@@ -84,8 +84,9 @@ const STACK_MEMO_MAX_LENGTH = 16_384;
 // JS/Java frames (`at fn (/dir/file.js:1:2)`), Python frames (`File "/dir/x.py", line 3, in fn`).
 const JS_FRAME = /^\s*at\s/;
 const PY_FRAME = /^\s*File "/;
-// Any absolute path (optionally a file:// URL): keep only its last segment.
-const PATH_DIRECTORIES = /(?:file:\/\/)?(?:\/|[A-Za-z]:\\)(?:[^\s()"':\\/]+[\\/])+/g;
+// Any absolute path (optionally a file:// URL): keep only its last segment. The
+// rules run first, so a home directory may already be a marker in front of it.
+const PATH_DIRECTORIES = /(?:\[redacted:path(?::[0-9a-f]+)?\](?=[\\/]))?(?:file:\/\/)?(?:\/|\\|[A-Za-z]:\\)(?:[^\s()"':\\/]+[\\/])+/g;
 
 /** Creates a {@link Scrubber}; extra rules are validated by the caller. */
 export function createScrubber(options: ScrubberOptions = {}): Scrubber {
@@ -174,12 +175,16 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     },
   };
 
-  /** Strips directories from frames, drops Python source lines, scrubs and cuts a stack trace. */
+  /** Scrubs a stack trace, then strips directories from frames, drops Python source lines, and cuts it. */
   function scrubStack(value: string): { out: string; kinds: RedactionKind[] } {
-    const lines = value.slice(0, Math.max(maxStack * 8, 16_384)).split('\n');
+    const kinds: RedactionKind[] = [];
+    // The rules run first, on the trace as it came: stripping directories
+    // first would cut a secret out of its context (a webhook URL in a frame
+    // would lose `https://hooks.slack.com/…/` and leave its token as a file name).
+    const scrubbed = applyRules(value.slice(0, Math.max(maxStack * 8, 16_384)), kinds);
     const kept: string[] = [];
     let afterPythonFrame = false;
-    for (const line of lines) {
+    for (const line of scrubbed.split('\n')) {
       if (JS_FRAME.test(line) || PY_FRAME.test(line)) {
         kept.push(line.replace(PATH_DIRECTORIES, ''));
         afterPythonFrame = PY_FRAME.test(line);
@@ -191,8 +196,11 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
         afterPythonFrame = false;
       }
     }
-    const kinds: RedactionKind[] = [];
-    const out = scrubWithin(kept.join('\n'), maxStack, kinds);
+    let out = kept.join('\n');
+    if (out.length > maxStack) {
+      out = `${out.slice(0, maxStack)}…[truncated]`;
+      kinds.push('truncated');
+    }
     if (out !== value && kinds.length === 0) kinds.push('path');
     return out === value ? { out: value, kinds: [] } : { out, kinds };
   }

@@ -20,7 +20,7 @@ import { createSanitizer, sanitizeAttributeMap } from '../sanitize/sanitizer.js'
 import type { RedactionTally } from '../sanitize/scrubber.js';
 import { createTally } from '../sanitize/scrubber.js';
 import type { SanitizableSpan } from '../sanitize/sanitize-span.js';
-import { sanitizeSpanInPlace } from '../sanitize/sanitize-span.js';
+import { redactSpanInPlace, sanitizeSpanInPlace } from '../sanitize/sanitize-span.js';
 import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
 
 /** Counters of the processor's own behaviour, for tests and health checks. */
@@ -135,7 +135,13 @@ export class IncidentSpanProcessor implements SpanProcessor {
       } else if (written && set) writeAttributes(span, set, written.remove);
     } catch (error) {
       this.#report('sanitize', error);
-      // The verdict itself is closed values: write it even when sanitizing failed.
+      // Fail closed: nothing of a span that could not be sanitized leaves as it was.
+      try {
+        redactSpanInPlace(span as unknown as SanitizableSpan, this.#tally);
+      } catch {
+        // Nothing more can be done with this span.
+      }
+      // The verdict itself is closed values: write it even so.
       if (written) writeAttributes(span, written.set, written.remove);
     }
   }

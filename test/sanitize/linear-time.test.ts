@@ -42,7 +42,9 @@ describe('every value rule is linear in its input', () => {
     const slow: string[] = [];
     let worst = 0;
     for (const [name, input] of adversarialInputs(MB)) {
-      const ratio = bestOf(2, () => applyEveryRule(input)) / baseline;
+      // Measured again only when over the bound, to tell a slow rule from a busy moment.
+      let ratio = bestOf(1, () => applyEveryRule(input)) / baseline;
+      if (ratio > MAX_RATIO) ratio = bestOf(2, () => applyEveryRule(input)) / baseline;
       worst = Math.max(worst, ratio);
       if (ratio > MAX_RATIO) slow.push(`${name}: ${ratio.toFixed(1)}×`);
     }

@@ -15,58 +15,10 @@ import { describe, expect, it } from 'vitest';
 import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
 import { IncidentSpanProcessor } from '../../src/index.js';
 
-/** A secret and the text that carries it; `secret` must never be exported. */
-interface Planted {
-  readonly text: string;
-  readonly secret: string;
-}
+import type { Planted } from '../support/secret-shapes.js';
+import { SECRET_SHAPES } from '../support/secret-shapes.js';
 
-const chars = (alphabet: string, min: number, max: number) =>
-  fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(''));
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
-// Secrets always carry a letter outside hex, so a random trace or span id can never contain one by chance.
-const marked = (body: fc.Arbitrary<string>) => body.map((b) => `Q${b}`);
-
-const secretKinds: fc.Arbitrary<Planted>[] = [
-  marked(chars(ALNUM + '_-', 24, 40)).map((s) => ({ text: `sk-proj-${s}`, secret: s })),
-  marked(chars(ALNUM + '_-', 30, 40)).map((s) => ({ text: `sk-ant-api03-${s}`, secret: s })),
-  marked(chars(ALNUM + '_-', 34, 34)).map((s) => ({ text: `AIza${s}`, secret: s })),
-  chars(UPPER + DIGITS, 15, 15).map((s) => ({ text: `AKIAQ${s}`, secret: `Q${s}` })),
-  fc.tuple(chars(UPPER, 1, 1), chars(LOWER, 1, 1), chars(ALNUM + '/+', 37, 37)).map(([u, l, rest]) => {
-    const s = `Q${u}${l}${rest}`;
-    return { text: s, secret: s };
-  }),
-  marked(chars(ALNUM, 35, 40)).map((s) => ({ text: `ghp_${s}`, secret: s })),
-  marked(chars(ALNUM + '_-', 20, 30)).map((s) => ({ text: `glpat-${s}`, secret: s })),
-  marked(chars(ALNUM + '-', 12, 30)).map((s) => ({ text: `xoxb-${s}`, secret: s })),
-  marked(chars(ALNUM, 20, 30)).map((s) => ({ text: `sk_live_${s}`, secret: s })),
-  fc.tuple(marked(chars(ALNUM + '_-', 10, 20)), chars(ALNUM + '_-', 10, 20), chars(ALNUM + '_-', 10, 20)).map(([a, b, c]) => ({
-    text: `eyJ${a}.${b}.${c}`,
-    secret: `${a}.${b}`,
-  })),
-  marked(chars(ALNUM + '._~+/=-', 16, 40)).map((s) => ({ text: `Bearer ${s}`, secret: s })),
-  marked(chars(ALNUM + '+/=', 16, 40)).map((s) => ({ text: `Basic ${s}`, secret: s })),
-  marked(chars(ALNUM + '+/', 40, 80)).map((s) => ({ text: `-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----`, secret: s })),
-  marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `https://deploy:${s}@api.example.com/v1/chat`, secret: s })),
-  marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `postgres://admin:${s}@db.internal:5432/app`, secret: s })),
-  marked(chars(ALNUM + '-_', 12, 24)).map((s) => ({ text: `https://api.example.com/v1/models?api_key=${s}&x=1`, secret: s })),
-  fc.tuple(fc.constantFrom('api_key', 'token', 'password', 'secret', 'auth_token'), fc.constantFrom('=', ': ', '="'), marked(chars(ALNUM + '!#$%', 12, 24))).map(
-    ([key, op, s]) => ({ text: `${key}${op}${s}`, secret: s }),
-  ),
-  fc.tuple(marked(chars(LOWER + DIGITS + '._', 6, 16)), chars(LOWER, 3, 10)).map(([local, domain]) => {
-    const email = `${local}@${domain}.example.com`;
-    return { text: email, secret: email };
-  }),
-  fc.tuple(fc.constantFrom('/home/', '/Users/'), marked(chars(LOWER + DIGITS, 8, 16))).map(([root, user]) => ({
-    text: `${root}${user}/project/src/index.ts`,
-    secret: `${root}${user}`,
-  })),
-  marked(chars(LOWER + DIGITS, 8, 16)).map((user) => ({ text: `C:\\Users\\${user}\\AppData\\key.pem`, secret: `\\${user}\\` })),
-];
-
+const secretKinds = SECRET_SHAPES.map(([, shape]) => shape);
 const planted = fc.oneof(...secretKinds);
 const DELIMITERS = [' ', '"', '\n', '(', ',', "'", '\t', ' = '];
 const filler = fc.constantFrom('', 'request failed:', 'calling provider', 'see', 'error at', 'cause:', 'UND_ERR_SOCKET', '{"headers":{');
