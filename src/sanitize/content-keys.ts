@@ -29,6 +29,11 @@ export const CONTENT_KEYS: ReadonlySet<string> = new Set([
   'ai.toolCall.output',
   'ai.value',
   'ai.values',
+  // AI SDK rerank, embed.
+  'ai.documents',
+  'ai.ranking',
+  'ai.embedding',
+  'ai.embeddings',
   // OpenInference.
   'input.value',
   'output.value',
@@ -37,6 +42,13 @@ export const CONTENT_KEYS: ReadonlySet<string> = new Set([
   'llm.invocation_parameters',
   'embedding.text',
   'document.content',
+  'llm.input_messages',
+  'llm.output_messages',
+  'llm.choices',
+  'reranker.query',
+  'image.url',
+  'audio.url',
+  'audio.transcript',
   // OpenLLMetry.
   'traceloop.entity.input',
   'traceloop.entity.output',
@@ -58,6 +70,14 @@ export const CONTENT_KEY_PREFIXES: readonly string[] = [
   'tool_call.',
   'retrieval.documents.',
   'embedding.embeddings.',
+  'reranker.input_documents',
+  'reranker.output_documents',
+  'input.images',
+  'output.images',
+  // OpenLLMetry prompt management and function definitions.
+  'traceloop.prompt.',
+  'llm.request.functions.',
+  'llm.completions',
 ];
 
 /** True when `key` carries content under any supported convention. */

@@ -10,6 +10,7 @@ export const REDACTION_KINDS = [
   'content_key',
   'blocked_key',
   'not_allowed',
+  'credential_key',
   'private_key',
   'credentials',
   'jwt',

@@ -4,6 +4,7 @@
  * Pure, so every edge (the SDK processor today) uses the same one.
  */
 import { isContentKey } from './content-keys.js';
+import { isCredentialKey } from './credential-keys.js';
 import { isOperationalKey } from './operational-keys.js';
 import type { RedactionKind, ValueRule } from './rules.js';
 import type { RedactionTally, Scrubber } from './scrubber.js';
@@ -56,6 +57,7 @@ export interface Sanitizer {
 const REMOVE_CONTENT: KeyDecision = { action: 'remove', kind: 'content_key' };
 const REMOVE_BLOCKED: KeyDecision = { action: 'remove', kind: 'blocked_key' };
 const REMOVE_NOT_ALLOWED: KeyDecision = { action: 'remove', kind: 'not_allowed' };
+const REMOVE_CREDENTIAL: KeyDecision = { action: 'remove', kind: 'credential_key' };
 const KEEP: KeyDecision = { action: 'keep' };
 const SCRUB: KeyDecision = { action: 'scrub' };
 const MEMO_CAPACITY = 4096;
@@ -95,6 +97,8 @@ export function createSanitizer(options: SanitizationOptions = {}): Sanitizer {
     if (mode === 'off') return KEEP;
     if (block.has(key) || blockPatterns.some((p) => p.test(key))) return REMOVE_BLOCKED;
     if (allow.has(key) || allowPatterns.some((p) => p.test(key))) return SCRUB;
+    // A header that authenticates is a credential whatever its value: no rule could tell.
+    if (isCredentialKey(key)) return REMOVE_CREDENTIAL;
     if (mode === 'strict') return isOperationalKey(key) ? SCRUB : REMOVE_NOT_ALLOWED;
     return isContentKey(key) ? REMOVE_CONTENT : SCRUB;
   }

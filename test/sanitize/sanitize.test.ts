@@ -109,3 +109,41 @@ describe('sanitizeAttributes', () => {
     (key) => expect(isContentKey(key)).toBe(true),
   );
 });
+
+describe('keys that carry content or credentials whatever their value', () => {
+  it.each([
+    'http.request.header.x-api-key',
+    'http.request.header.api-key',
+    'http.request.header.authorization',
+    'http.request.header.cookie',
+    'http.response.header.set-cookie',
+    'http.request.header.x-goog-api-key',
+    'http.request.header.x-auth-token',
+    'ai.request.headers.authorization',
+    'ai.response.headers.set-cookie',
+  ])('removes %s as a credential key', (key) => {
+    const { attributes, changed } = sanitizeAttributes({ [key]: 'plain-looking-value', 'http.request.header.content-type': 'application/json' });
+    expect(attributes).toEqual({ 'http.request.header.content-type': 'application/json' });
+    expect(changed).toBe(1);
+  });
+
+  it.each([
+    'ai.documents',
+    'ai.ranking',
+    'reranker.query',
+    'reranker.input_documents.0.document.content',
+    'reranker.output_documents.1.document.content',
+    'audio.transcript',
+    'audio.url',
+    'image.url',
+    'input.images.0.image.url',
+    'output.images',
+    'llm.input_messages',
+    'llm.output_messages',
+    'llm.choices',
+    'traceloop.prompt.template',
+    'traceloop.prompt.template_variables.customer',
+    'llm.request.functions.0.description',
+    'llm.completions.0.content',
+  ])('treats %s as content', (key) => expect(isContentKey(key)).toBe(true));
+});
