@@ -13,6 +13,7 @@ import type { Sanitizer } from './sanitizer.js';
 import { sanitizeAttributeMap, UNSANITIZABLE } from './sanitizer.js';
 import type { RedactionTally } from './scrubber.js';
 import { countRedaction } from './scrubber.js';
+import { documentedSpanName } from './span-name.js';
 
 type Attributes = Parameters<typeof sanitizeAttributeMap>[0];
 
@@ -32,6 +33,7 @@ export interface SanitizableSpan {
  * Never throws for what a span holds.
  */
 export function sanitizeSpanInPlace(span: SanitizableSpan, sanitizer: Sanitizer, tally: RedactionTally): void {
+  const conventionAttributes = typeof span.attributes === 'object' && span.attributes !== null ? span.attributes : {};
   const attributes = sanitizeMap(span.attributes, sanitizer, tally);
   // A fresh object rather than `delete` on the span's own: deleting keys drops
   // V8 into dictionary mode and slows every later read, export included.
@@ -49,7 +51,14 @@ export function sanitizeSpanInPlace(span: SanitizableSpan, sanitizer: Sanitizer,
     const message = sanitizeText(status.message, sanitizer, tally);
     if (message !== status.message) span.status = { code: status.code, message: message as string };
   }
-  const name = sanitizeText(span.name, sanitizer, tally);
+  // A GenAI span's name carrying more than its documented name (tool arguments, a prompt) gets the
+  // documented one; read before the attributes were sanitized, as the convention wrote them.
+  const documented = typeof span.name === 'string' ? documentedSpanName(span.name, conventionAttributes) : undefined;
+  if (documented !== undefined) {
+    countRedaction(tally, 'content_key');
+    tally.changed += 1;
+  }
+  const name = sanitizeText(documented ?? span.name, sanitizer, tally);
   if (name !== span.name) span.name = name as string;
 }
 

@@ -196,3 +196,20 @@ describe('exported attribute maps stay fast to read', () => {
     expect(hasFastProperties(span.attributes)).toBe(true);
   });
 });
+
+describe('span names carry no content', () => {
+  it.each([
+    ['execute_tool deploy {"env":"prod","token":"t0k3n-v4lu3"}', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'deploy' }, 'execute_tool deploy'],
+    ['invoke_agent coder: fix the login bug for alice', { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coder' }, 'invoke_agent coder'],
+    ['chat gpt-4.1 Summarize the attached contract', { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4.1' }, 'chat gpt-4.1'],
+    ['execute_tool rm -rf /home/bob/project', { 'gen_ai.operation.name': 'execute_tool' }, 'execute_tool'],
+    ['chat gpt-4.1', { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4.1' }, 'chat gpt-4.1'],
+    ['my step with /home/bob/notes', {}, 'my step with [redacted:path]/notes'],
+  ])('%s is exported as expected', (name, attributes, expected) => {
+    const { exported } = endSpan({}, (span) => {
+      span.updateName(name);
+      span.setAttributes(attributes);
+    });
+    expect(exported.name).toBe(expected);
+  });
+});
