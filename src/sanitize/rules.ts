@@ -86,7 +86,7 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
   { kind: 'secret', trigger: /AKIA|ASIA/, pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
   { kind: 'secret', trigger: /gh[pousr]_|github_pat_/, pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g },
   { kind: 'secret', trigger: /glpat-/, pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'secret', trigger: /xox[abposre]-/, pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g },
+  { kind: 'secret', trigger: /xox[abposre]-|xapp-/, pattern: /\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g },
   // Slack incoming webhooks and workflow triggers: the URL is the credential.
   { kind: 'secret', trigger: /hooks\.slack\.com/, pattern: /\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,}/g },
   { kind: 'secret', trigger: /k_(?:live|test)_/, pattern: /\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}/g },

@@ -46,6 +46,7 @@ export const SECRET_SHAPES: [string, fc.Arbitrary<Planted>][] = [
   ['GitHub token', marked(chars(ALNUM, 35, 40)).map((s) => ({ text: `ghp_${s}`, secret: s }))],
   ['GitLab token', marked(chars(ALNUM + '_-', 20, 30)).map((s) => ({ text: `glpat-${s}`, secret: s }))],
   ['Slack token', marked(chars(ALNUM + '-', 12, 30)).map((s) => ({ text: `xoxb-${s}`, secret: s }))],
+  ['Slack app-level token', fc.tuple(chars(DIGITS, 1, 1), marked(chars(UPPER + DIGITS, 10, 12)), chars(DIGITS, 13, 13), chars('0123456789abcdef', 64, 64)).map(([v, a, n, h]) => ({ text: `xapp-${v}-${a}-${n}-${h}`, secret: h }))],
   [
     'Slack webhook URL',
     fc.tuple(chars(UPPER + DIGITS, 8, 10), chars(UPPER + DIGITS, 8, 10), marked(chars(ALNUM, 23, 23))).map(([t, b, s]) => ({
