@@ -3,7 +3,7 @@
  * to a live span while it ends, the gateway to a received span before it is
  * forwarded. Typed by shape, so it needs no OpenTelemetry SDK type.
  *
- * Fails closed field by field (docs/sanitization.md, "When a field cannot be
+ * Fails closed field by field (docs/sanitization.md, "Fields that cannot be
  * sanitized"): each field is sanitized on its own, and a field that cannot be
  * (a value of the wrong type, a getter that throws) is replaced by the
  * `[redacted:unsanitizable]` marker. One bad field never lets the fields after
