@@ -101,9 +101,10 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
   { kind: 'secret', trigger: /npm_/i, pattern: /\bnpm_[A-Za-z0-9]{36}\b/gi },
   { kind: 'secret', trigger: /pypi-/, pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
   // SendGrid (`SG.<22>.<43>`), Twilio API keys (`SK<32 hex>`), Telegram bot tokens (`<bot id>:<35>`).
-  { kind: 'secret', trigger: /SG\./, pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}\b/g },
+  // Their parts may end in `-` or `_`: the end is where the run of such characters ends, not `\b`.
+  { kind: 'secret', trigger: /SG\./, pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}(?![A-Za-z0-9_-])/g },
   { kind: 'secret', trigger: /SK[0-9a-fA-F]{32}/, pattern: /\bSK[0-9a-fA-F]{32}\b/g },
-  { kind: 'secret', trigger: /\d:AA/, pattern: /\b\d{6,12}:AA[A-Za-z0-9_-]{31,40}\b/g },
+  { kind: 'secret', trigger: /\d:AA/, pattern: /\b\d{6,12}:AA[A-Za-z0-9_-]{31,40}(?![A-Za-z0-9_-])/g },
   {
     kind: 'secret',
     trigger: /[?&;][A-Za-z0-9_.-]{1,40}=/,
