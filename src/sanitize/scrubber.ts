@@ -5,6 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { RedactionKind, ValueRule } from './rules.js';
+import { redactCutSecret } from './cut-secret.js';
 import { BUILT_IN_RULES } from './rules.js';
 
 /** Counts of what was removed or changed, by kind; shared across one span. */
@@ -127,6 +128,13 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     return out;
   }
 
+  function redactCut(text: string, kinds: RedactionKind[]): string {
+    return redactCutSecret(text, (token) => {
+      kinds.push('secret');
+      return marker('secret', token);
+    });
+  }
+
   /** Scrubs and cuts `value`, pushing the kind of every finding onto `kinds`. */
   function scrubWithin(value: string, limit: number, kinds: RedactionKind[]): string {
     // Scan a bounded window: a 1 MB attribute must not cost a 1 MB regex pass
@@ -134,6 +142,8 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     // its edge can never shift into the kept part.
     const window = Math.max(limit * 8, 16_384);
     let out = applyRules(value.length > window ? value.slice(0, window) : value, kinds);
+    // A value the SDK cut at its length limit may end in the start of a secret no rule matches.
+    if (value.length <= window) out = redactCut(out, kinds);
     if (out.length > limit) {
       out = `${out.slice(0, limit)}…[truncated]`;
       kinds.push('truncated');
@@ -181,7 +191,9 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     // The rules run first, on the trace as it came: stripping directories
     // first would cut a secret out of its context (a webhook URL in a frame
     // would lose `https://hooks.slack.com/…/` and leave its token as a file name).
-    const scrubbed = applyRules(value.slice(0, Math.max(maxStack * 8, 16_384)), kinds);
+    const window = Math.max(maxStack * 8, 16_384);
+    let scrubbed = applyRules(value.slice(0, window), kinds);
+    if (value.length <= window) scrubbed = redactCut(scrubbed, kinds);
     const kept: string[] = [];
     let afterPythonFrame = false;
     for (const line of scrubbed.split('\n')) {

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CollectingReader } from '../support/metrics.js';
 import type { IncidentSpanProcessorOptions } from '../../src/index.js';
 import { IncidentSpanProcessor } from '../../src/index.js';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createPipeline } from '../support/harness.js';
 
 afterEach(() => diag.disable());
@@ -211,5 +212,28 @@ describe('span names carry no content', () => {
       span.setAttributes(attributes);
     });
     expect(exported.name).toBe(expected);
+  });
+});
+
+describe('a secret cut short by the SDK length limit', () => {
+  it.each([
+    ['an OpenAI key', 'key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789'],
+    ['a GitHub token', 'auth ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
+    ['a Bearer credential', 'Authorization: Bearer abcdefghij0123456789'],
+    ['a JWT', 'jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig'],
+  ])('%s cut by attributeValueLengthLimit is still redacted', (_name, value) => {
+    const limit = value.indexOf(' ') + 12;
+    const exporter = createPipeline();
+    const provider = new BasicTracerProvider({
+      spanLimits: { attributeValueLengthLimit: limit },
+      spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter.exporter)],
+    });
+    const span = provider.getTracer('t').startSpan('work');
+    span.setAttribute('app.note', value);
+    span.end();
+    const exported = exporter.spans()[0]!.attributes['app.note'] as string;
+    const cut = value.slice(0, limit);
+    expect(exported).not.toBe(cut);
+    expect(exported).toBe(`${cut.slice(0, cut.lastIndexOf(' ') + 1)}[redacted:secret]`);
   });
 });
