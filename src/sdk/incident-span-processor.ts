@@ -40,9 +40,11 @@ export interface IncidentProcessorStats {
 }
 
 /**
- * A `SpanProcessor` that adds incident attributes (DESIGN §2) to agent run
+ * A `SpanProcessor` that adds incident attributes (docs/attributes.md) to agent run
  * spans and sanitizes every span. Register it with any tracer provider; put it
- * first so `shutdown` can finalize open runs before exporters shut down.
+ * first so `shutdown` can finalize open runs before exporters shut down. It
+ * sanitizes in its `onEnding`: what a processor after it adds in its own
+ * `onEnding` is not sanitized (docs/sanitization.md, section 7).
  *
  * @example
  * const provider = new NodeTracerProvider({
