@@ -126,7 +126,8 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
   // A command-line flag and its value: `--password x`, `--api-key=…`, `--token …`.
   {
     kind: 'secret',
-    trigger: /--?[A-Za-z-]*(?:password|passwd|token|secret|api-?key)/i,
+    // A literal test: `--?[A-Za-z-]*(?:…)` here was quadratic on a run of dashes.
+    trigger: /-(?:[A-Za-z]+-)?(?:password|passwd|pwd|token|secret|api-?key|access-key|secret-key)/i,
     pattern: /(?<![A-Za-z0-9-])(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|pwd|token|secret|api-?key|access-key|secret-key)(?:\s+|=))(?!-)(?!\[redacted)[^\s"']+/gi,
     keepGroup: 1,
   },

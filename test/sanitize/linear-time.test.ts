@@ -18,10 +18,13 @@ const MB = 1 << 20;
  */
 const MAX_RATIO = 25;
 
-/** Every built-in rule over `text`, triggers skipped: the worst case of a scrub. */
+/** Every built-in rule over `text`, its trigger and then its pattern whatever the trigger says: the worst case of a scrub. */
 function applyEveryRule(text: string): string {
   let out = text;
-  for (const rule of BUILT_IN_RULES) out = 'replace' in rule ? rule.replace(out, () => '[x]') : out.replace(rule.pattern, '[x]');
+  for (const rule of BUILT_IN_RULES) {
+    rule.trigger.test(out);
+    out = 'replace' in rule ? rule.replace(out, () => '[x]') : out.replace(rule.pattern, '[x]');
+  }
   return out;
 }
 
