@@ -17,6 +17,7 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { adversarialInputs, plainText } from './adversarial-inputs.mjs';
+import { bestMillis } from './timing.mjs';
 
 const BYTES = Number(process.env.BENCH_BYTES ?? 1 << 20);
 const dist = process.env.SANITIZE_DIST ? resolve(process.env.SANITIZE_DIST) : resolve(import.meta.dirname, '..', 'dist');
@@ -26,16 +27,6 @@ function applyRule(rule, text) {
   if ('replace' in rule) return rule.replace(text, () => '[x]');
   rule.pattern.lastIndex = 0;
   return text.replace(rule.pattern, '[x]');
-}
-
-function bestMillis(runs, work) {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    work();
-    best = Math.min(best, performance.now() - start);
-  }
-  return best;
 }
 
 const megabytes = BYTES / (1 << 20);

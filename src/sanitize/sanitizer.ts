@@ -174,20 +174,21 @@ function sanitizeMapAt(attributes: Attributes, sanitizer: Sanitizer, tally: Reda
   const keys = Object.keys(attributes);
   // Every value is read once, here: a getter must not give a scrubbed value
   // to the rules and another one to the exporter.
-  const values = valuesOf(attributes, keys, tally);
-  let changed = values !== undefined && values.changed;
+  const values = valuesOf(attributes, keys);
+  let changed = false;
   let removed = 0;
-  const read = values?.values ?? [];
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i] as string;
-    const value = read[i];
-    if (value === UNSANITIZABLE) continue;
+    const value = values[i];
     const decision = sanitizer.decide(key);
     let next: unknown = value;
     if (decision.action === 'remove') {
       countRedaction(tally, decision.kind);
       next = REMOVED;
       removed += 1;
+    } else if (value === READ_FAILED) {
+      countRedaction(tally, 'unsanitizable');
+      next = UNSANITIZABLE;
     } else if (decision.action === 'scrub') {
       // Each value on its own: one that cannot be scrubbed is replaced, never passed on.
       try {
@@ -199,36 +200,31 @@ function sanitizeMapAt(attributes: Attributes, sanitizer: Sanitizer, tally: Reda
     }
     if (next === value) continue;
     tally.changed += 1;
-    read[i] = next;
+    values[i] = next;
     changed = true;
   }
-  return changed ? rebuild(attributes, keys, read, removed) : attributes;
+  return changed ? rebuild(attributes, keys, values, removed) : attributes;
 }
 
-/**
- * The values of `keys`, read once. A value whose read throws becomes the
- * marker (counted); `changed` says whether any did.
- */
-function valuesOf(attributes: Attributes, keys: readonly string[], tally: RedactionTally): { values: unknown[]; changed: boolean } {
+/** A value whose read threw (a getter): replaced by the marker unless its key is removed anyway. */
+const READ_FAILED: unique symbol = Symbol('read failed');
+
+/** The values of `keys`, read once; a read that throws gives {@link READ_FAILED}. */
+function valuesOf(attributes: Attributes, keys: readonly string[]): unknown[] {
   try {
     const values = Object.values(attributes);
     // Own enumerable string keys, in the same order: the common case.
-    if (values.length === keys.length) return { values, changed: false };
+    if (values.length === keys.length) return values;
   } catch {
     // A getter threw: read them one by one below.
   }
-  let changed = false;
-  const values = keys.map((key) => {
+  return keys.map((key) => {
     try {
       return attributes[key];
     } catch {
-      countRedaction(tally, 'unsanitizable');
-      tally.changed += 1;
-      changed = true;
-      return UNSANITIZABLE;
+      return READ_FAILED;
     }
   });
-  return { values, changed };
 }
 
 const REMOVED: unique symbol = Symbol('removed');

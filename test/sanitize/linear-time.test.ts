@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_RULES } from '../../src/index.js';
 import { replaceJwts } from '../../src/sanitize/jwt-scanner.js';
 import { adversarialInputs, plainText } from '../../bench/adversarial-inputs.mjs';
+import { bestMillis } from '../../bench/timing.mjs';
 
 const MB = 1 << 20;
 /**
@@ -28,26 +29,16 @@ function applyEveryRule(text: string): string {
   return out;
 }
 
-function bestOf(runs: number, work: () => unknown): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    work();
-    best = Math.min(best, performance.now() - start);
-  }
-  return best;
-}
-
 describe('every value rule is linear in its input', () => {
   it(`costs at most ${MAX_RATIO}× 1 MB of prose on every adversarial 1 MB input`, () => {
     const prose = plainText(MB);
-    const baseline = bestOf(3, () => applyEveryRule(prose));
+    const baseline = bestMillis(3, () => applyEveryRule(prose));
     const slow: string[] = [];
     let worst = 0;
     for (const [name, input] of adversarialInputs(MB)) {
       // Measured again only when over the bound, to tell a slow rule from a busy moment.
-      let ratio = bestOf(1, () => applyEveryRule(input)) / baseline;
-      if (ratio > MAX_RATIO) ratio = bestOf(2, () => applyEveryRule(input)) / baseline;
+      let ratio = bestMillis(1, () => applyEveryRule(input)) / baseline;
+      if (ratio > MAX_RATIO) ratio = bestMillis(2, () => applyEveryRule(input)) / baseline;
       worst = Math.max(worst, ratio);
       if (ratio > MAX_RATIO) slow.push(`${name}: ${ratio.toFixed(1)}×`);
     }
