@@ -8,7 +8,11 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
-const millis = z.number().int().nonnegative();
+/** Node timers take at most 2^31-1 ms; a longer delay would fire at once. */
+const TIMER_MAX = 2 ** 31 - 1;
+const timerMillis = positiveInt.max(TIMER_MAX);
+/** Durations compared with clocks, never put in a timer: as long as a run may last. */
+const longMillis = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
 /** The gateway configuration schema; see `docs/gateway.md` for every key. */
 export const GATEWAY_CONFIG = z
@@ -17,7 +21,7 @@ export const GATEWAY_CONFIG = z
     listen: z
       .object({ host: z.string().min(1).default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(4319) })
       .strict()
-      .default({ host: '127.0.0.1', port: 4319 }),
+      .prefault({}),
     /** Where folded traces go: an OTLP/HTTP traces endpoint. */
     upstream: z
       .object({
@@ -28,28 +32,37 @@ export const GATEWAY_CONFIG = z
         /** Extra request headers (an auth token). @default {} */
         headers: z.record(z.string(), z.string()).default({}),
         /** Per-request timeout. @default 10000 */
-        timeoutMillis: positiveInt.default(10_000),
-        /** Tries per batch, the first included, on 429/502/503/504 and network errors. @default 5 */
-        maxAttempts: positiveInt.default(5),
+        timeoutMillis: timerMillis.default(10_000),
+        /**
+         * Tries per batch, the first included, on 408/429/502/503/504, network
+         * errors and timeouts. Unset, a batch is retried until it is delivered
+         * (the persistent queue keeps it across restarts); set, a batch that
+         * spends them is dropped, counted and logged. @default unset
+         */
+        maxAttempts: positiveInt.optional(),
         /** First backoff, doubled per retry up to `maxBackoffMillis`; a `Retry-After` wins. @default 200 */
-        initialBackoffMillis: positiveInt.default(200),
+        initialBackoffMillis: timerMillis.default(200),
         /** @default 5000 */
-        maxBackoffMillis: positiveInt.default(5_000),
+        maxBackoffMillis: timerMillis.default(5_000),
       })
       .strict(),
     /** How long traces are held before they are folded. */
     hold: z
       .object({
         /** Quiet time after a trace's run spans ended (and after its last span arrived). @default 2000 */
-        decisionWaitMillis: millis.default(2_000),
-        /** A trace whose run span never arrives is folded this long after its first span: a crashed run. @default 300000 */
-        maxHoldMillis: positiveInt.default(300_000),
+        decisionWaitMillis: longMillis.default(2_000),
+        /** A trace whose run span never arrives is folded once no span of it came for this long: a crashed run. @default 300000 */
+        maxHoldMillis: longMillis.positive().default(300_000),
         /** How often held traces are checked. @default 250 */
-        tickMillis: positiveInt.default(250),
+        tickMillis: timerMillis.default(250),
       })
       .strict()
-      .default({ decisionWaitMillis: 2_000, maxHoldMillis: 300_000, tickMillis: 250 }),
-    /** Bounds: past them the gateway answers 429 (held data) or 503 (upstream backlog) with Retry-After. */
+      .prefault({}),
+    /**
+     * Bounds. A request that could never fit is refused with 413; past the
+     * bounds the gateway answers 429 (memory, traces, spans) or 503 (upstream
+     * backlog, upstream failing, persistent queue) with Retry-After.
+     */
     limits: z
       .object({
         /** Largest request body, compressed or not (a gzip bomb stops here). @default 8388608 */
@@ -58,25 +71,57 @@ export const GATEWAY_CONFIG = z
         maxTraces: positiveInt.default(10_000),
         /** Spans held at once. @default 200000 */
         maxSpans: positiveInt.default(200_000),
-        /** Approximate bytes held (received request sizes). @default 268435456 */
+        /**
+         * Estimated memory of what the gateway holds: decoded spans waiting to
+         * be folded, encoded requests waiting upstream, request bodies being
+         * read. The process's RSS stays within about 1.5× this plus Node's own
+         * ~60 MB. @default 268435456
+         */
         maxHeldBytes: positiveInt.default(256 * 1024 * 1024),
         /** Spans waiting to be forwarded before intake stops. @default 100000 */
         maxForwardBacklogSpans: positiveInt.default(100_000),
+        /** Upstream attempts failed in a row after which new requests get 503 until a delivery succeeds. @default 3 */
+        upstreamFailingAttempts: positiveInt.default(3),
         /** Seconds clients are told to wait. @default 5 */
-        retryAfterSeconds: positiveInt.default(5),
+        retryAfterSeconds: positiveInt.max(86_400).default(5),
         /** Spans, events, links and attributes one protobuf request may decode to (a 2-byte empty span costs hundreds in memory). @default 524288 */
         maxRequestItems: positiveInt.default(512 * 1024),
+        /** Open client connections; more are closed at once. @default 1024 */
+        maxConnections: positiveInt.default(1024),
+        /** Time a client has to send a request's headers (a slowloris is cut here). @default 10000 */
+        headersTimeoutMillis: timerMillis.default(10_000),
+        /** Time a client has to send a whole request, body included. @default 30000 */
+        requestTimeoutMillis: timerMillis.default(30_000),
       })
       .strict()
-      .default({
-        maxBodyBytes: 8 * 1024 * 1024,
-        maxTraces: 10_000,
-        maxSpans: 200_000,
-        maxHeldBytes: 256 * 1024 * 1024,
-        maxForwardBacklogSpans: 100_000,
-        retryAfterSeconds: 5,
-        maxRequestItems: 512 * 1024,
-      }),
+      .prefault({}),
+    /**
+     * The persistent queue: every accepted request is written here before it
+     * is acknowledged, and forgotten once delivered; what a crash or restart
+     * leaves is delivered on the next start. Without `directory` the queue is
+     * in memory only (a crash loses what was held). @default off
+     */
+    persistence: z
+      .object({
+        /** A directory only this gateway uses; created when missing. Relative paths resolve against the working directory. */
+        directory: z.string().min(1).optional(),
+        /** Bytes on disk past which new requests get 503. @default 1073741824 */
+        maxBytes: positiveInt.default(1024 * 1024 * 1024),
+        /** Size of one segment file; a segment is deleted when all of it was delivered. @default 4194304 */
+        segmentBytes: positiveInt.default(4 * 1024 * 1024),
+        /** fsync every write before acknowledging (survives power loss, not only a crash; slower). @default false */
+        fsync: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    /** Stopping on SIGTERM/SIGINT or close(). */
+    shutdown: z
+      .object({
+        /** The longest a stop takes, whatever upstream does; what is not delivered by then stays in the persistent queue. @default 20000 */
+        timeoutMillis: timerMillis.default(20_000),
+      })
+      .strict()
+      .prefault({}),
     /** The retry-safety policy, as for the SDK processor. @default the processor's defaults */
     policy: z.record(z.string(), z.unknown()).default({}),
     /** Sanitization, as for the SDK processor. @default standard mode */

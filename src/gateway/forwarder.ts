@@ -1,19 +1,27 @@
 /**
  * Delivers folded spans upstream over OTLP/HTTP, one request at a time, in
- * order. 429, 502, 503, 504 and network errors are retried with doubling
- * backoff (a `Retry-After` wins); other answers drop the batch, counted. The
- * backlog is bounded by the caller, which stops intake when it is full.
+ * order. 429, 502, 503, 504, network errors and timeouts are retried with
+ * doubling backoff (a `Retry-After` wins) until the batch is delivered: a
+ * batch is given up only when `upstream.maxAttempts` is set and spent, or when
+ * upstream refuses it for good (another 4xx/5xx), and then it is counted and
+ * logged. A delivered or given-up batch releases its stored requests, so the
+ * persistent queue forgets them; a batch still queued when the gateway stops
+ * stays in the queue on disk for the next start.
  */
+import { diag } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { GatewayConfig } from './config.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
+import type { SpillRecord } from './spill-log.js';
 
-const RETRYABLE = new Set([429, 502, 503, 504]);
+const RETRYABLE = new Set([408, 429, 502, 503, 504]);
 
 interface Batch {
   readonly body: Uint8Array;
   readonly spans: number;
+  /** Spans of each stored request in the batch. */
+  readonly records: ReadonlyMap<SpillRecord, number>;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -37,6 +45,10 @@ function retryAfterMillis(value: string | null): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
+function releaseAll(records: ReadonlyMap<SpillRecord, number>): void {
+  for (const [record, spans] of records) record.release(spans);
+}
+
 /** The upstream side of a gateway. */
 export class Forwarder {
   readonly #config: GatewayConfig['upstream'];
@@ -44,6 +56,8 @@ export class Forwarder {
   readonly #queue: Batch[] = [];
   readonly #stop = new AbortController();
   #backlog = 0;
+  #backlogBytes = 0;
+  #failures = 0;
   #draining = false;
   #running: Promise<void> = Promise.resolve();
 
@@ -57,45 +71,74 @@ export class Forwarder {
     return this.#backlog;
   }
 
-  /** Queues `spans` for delivery. */
-  send(spans: readonly ReadableSpan[]): void {
+  /** Bytes of the encoded requests queued or in flight. */
+  get backlogBytes(): number {
+    return this.#backlogBytes;
+  }
+
+  /** Attempts that failed in a row (0 after a delivery): how long upstream has been failing. */
+  get consecutiveFailures(): number {
+    return this.#failures;
+  }
+
+  /**
+   * Queues `spans` for delivery; `records[i]` is the stored request of
+   * `spans[i]`, released once the span is delivered or given up.
+   */
+  send(spans: readonly ReadableSpan[], records: readonly (SpillRecord | undefined)[] = []): void {
     if (spans.length === 0) return;
+    const byRecord = new Map<SpillRecord, number>();
+    for (const record of records) if (record) byRecord.set(record, (byRecord.get(record) ?? 0) + 1);
     let body: Uint8Array | undefined;
     try {
       body = this.#config.encoding === 'json' ? JsonTraceSerializer.serializeRequest([...spans]) : ProtobufTraceSerializer.serializeRequest([...spans]);
-    } catch {
+    } catch (error) {
+      diag.error('agent-incidents gateway: spans could not be encoded', error);
       body = undefined;
     }
     if (!body) {
-      // Spans that cannot be encoded are dropped, and counted: never silently.
-      this.#metrics.spansDropped += spans.length;
+      // Spans that cannot be encoded would fail the same way after a restart: dropped, counted, logged.
+      this.#metrics.dropped('unencodable', spans.length);
+      releaseAll(byRecord);
       return;
     }
-    this.#queue.push({ body, spans: spans.length });
+    this.#queue.push({ body, spans: spans.length, records: byRecord });
     this.#backlog += spans.length;
-    if (!this.#draining) {
+    this.#backlogBytes += body.length;
+    if (!this.#draining && !this.#stop.signal.aborted) {
       this.#draining = true;
       this.#running = this.#drain();
     }
   }
 
-  /** Resolves when everything queued so far was delivered or given up. */
+  /** Resolves when everything queued so far was delivered or given up, or when the forwarder stopped. */
   async idle(): Promise<void> {
     while (this.#draining) await this.#running;
   }
 
-  /** Stops retrying (pending batches get one last try without waiting). */
-  stop(): void {
+  /**
+   * Stops delivering: the request in flight is aborted and nothing more is
+   * sent. Returns the spans left undelivered; their stored requests are not
+   * released (a persistent queue delivers them on the next start).
+   */
+  async stop(): Promise<number> {
     this.#stop.abort();
+    await this.idle();
+    return this.#backlog;
   }
 
   async #drain(): Promise<void> {
     try {
-      for (let batch = this.#queue.shift(); batch; batch = this.#queue.shift()) {
-        const delivered = await this.#deliver(batch);
+      while (this.#queue.length > 0 && !this.#stop.signal.aborted) {
+        const batch = this.#queue[0]!;
+        const result = await this.#deliver(batch);
+        if (result === 'stopped') break;
+        this.#queue.shift();
         this.#backlog -= batch.spans;
-        if (delivered) this.#metrics.spansForwarded += batch.spans;
-        else this.#metrics.spansDropped += batch.spans;
+        this.#backlogBytes -= batch.body.length;
+        if (result === 'delivered') this.#metrics.spansForwarded += batch.spans;
+        else this.#metrics.dropped(result, batch.spans);
+        releaseAll(batch.records);
       }
     } finally {
       // Cleared in the same turn as the empty check: a batch queued later starts a new drain.
@@ -103,11 +146,12 @@ export class Forwarder {
     }
   }
 
-  async #deliver(batch: Batch): Promise<boolean> {
+  async #deliver(batch: Batch): Promise<'delivered' | 'upstream_rejected' | 'retries_exhausted' | 'stopped'> {
     const { maxAttempts, initialBackoffMillis, maxBackoffMillis } = this.#config;
     let backoff = initialBackoffMillis;
-    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+    for (let attempt = 1; ; attempt += 1) {
       let wait: number | undefined;
+      let failure: string;
       try {
         const response = await fetch(this.#config.endpoint, {
           method: 'POST',
@@ -116,20 +160,36 @@ export class Forwarder {
             ...this.#config.headers,
           },
           body: batch.body,
-          signal: AbortSignal.timeout(this.#config.timeoutMillis),
+          signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.#config.timeoutMillis)]),
         });
         await response.arrayBuffer().catch(() => undefined);
-        if (response.ok) return true;
-        if (!RETRYABLE.has(response.status)) return false;
+        if (response.ok) {
+          this.#failures = 0;
+          return 'delivered';
+        }
+        if (!RETRYABLE.has(response.status)) {
+          // Refused for good: the same bytes would be refused again, after a restart too.
+          diag.error(`agent-incidents gateway: upstream refused ${batch.spans} spans with HTTP ${response.status}; they are dropped`);
+          this.#failures = 0;
+          return 'upstream_rejected';
+        }
         wait = retryAfterMillis(response.headers.get('retry-after'));
-      } catch {
+        failure = `HTTP ${response.status}`;
+      } catch (error) {
+        if (this.#stop.signal.aborted) return 'stopped';
         // A network error or a timeout: the upstream may come back.
+        failure = (error as Error).message;
       }
-      if (attempt === maxAttempts || this.#stop.signal.aborted) break;
+      this.#failures += 1;
+      if (maxAttempts !== undefined && attempt >= maxAttempts) {
+        diag.error(`agent-incidents gateway: ${batch.spans} spans dropped after ${attempt} attempts (upstream.maxAttempts), last: ${failure}`);
+        return 'retries_exhausted';
+      }
+      if (this.#failures === 1 || this.#failures % 10 === 0) diag.warn(`agent-incidents gateway: upstream failing (${failure}), ${this.#failures} attempt(s) in a row; retrying`);
       this.#metrics.forwardRetries += 1;
       await sleep(Math.min(wait ?? backoff, maxBackoffMillis), this.#stop.signal);
+      if (this.#stop.signal.aborted) return 'stopped';
       backoff = Math.min(backoff * 2, maxBackoffMillis);
     }
-    return false;
   }
 }

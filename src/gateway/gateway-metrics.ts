@@ -7,8 +7,12 @@
 export class GatewayMetrics {
   spansReceived = 0;
   spansForwarded = 0;
-  spansDropped = 0;
+  /** Spans received again under a trace and span id already held (a sender's retry): held once. */
+  spansDuplicate = 0;
+  /** Spans read back from the persistent queue at start. */
+  spansRecovered = 0;
   forwardRetries = 0;
+  readonly droppedSpans = new Map<string, number>();
   readonly requests = new Map<string, number>();
   readonly refusedSpans = new Map<string, number>();
   readonly runs = new Map<string, number>();
@@ -18,9 +22,27 @@ export class GatewayMetrics {
     bump(this.requests, String(status));
   }
 
-  /** Counts spans refused, by reason (`too_large`, `malformed`, `capacity`, `backlog`, `unsupported`). */
+  /** Counts spans refused, by reason (`too_large`, `malformed`, `capacity`, `backlog`, `upstream_failing`, `persistence`, `closing`, `unsupported`). */
   refused(reason: string, spans: number): void {
     bump(this.refusedSpans, reason, spans);
+  }
+
+  /**
+   * Counts spans accepted and then dropped, by reason: `retries_exhausted`
+   * (upstream.maxAttempts set and spent), `upstream_rejected` (upstream
+   * refused them for good), `unencodable`, `fold_failed`, `shutdown` (left at
+   * shutdown with no persistent queue), `unreadable` (a stored request that no
+   * longer decodes).
+   */
+  dropped(reason: string, spans: number): void {
+    bump(this.droppedSpans, reason, spans);
+  }
+
+  /** Spans dropped for every reason. */
+  get spansDropped(): number {
+    let n = 0;
+    for (const v of this.droppedSpans.values()) n += v;
+    return n;
   }
 
   /** Counts a judged run by outcome and cause. */
@@ -29,7 +51,7 @@ export class GatewayMetrics {
   }
 
   /** The Prometheus text exposition; `held` are the live gauges. */
-  render(held: { traces: number; spans: number; bytes: number; backlogSpans: number }): string {
+  render(held: { traces: number; spans: number; bytes: number; backlogSpans: number; persistedBytes: number }): string {
     const lines: string[] = [];
     const counter = (name: string, help: string, value: number): void => {
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`, `${name} ${value}`);
@@ -39,8 +61,12 @@ export class GatewayMetrics {
     };
     counter('agent_incidents_gateway_spans_received_total', 'Spans accepted from clients.', this.spansReceived);
     counter('agent_incidents_gateway_spans_forwarded_total', 'Spans delivered upstream.', this.spansForwarded);
-    counter('agent_incidents_gateway_spans_dropped_total', 'Spans given up after every upstream attempt failed.', this.spansDropped);
+    counter('agent_incidents_gateway_spans_duplicate_total', 'Spans received again with a trace and span id already held; held once.', this.spansDuplicate);
+    counter('agent_incidents_gateway_spans_recovered_total', 'Spans read back from the persistent queue at start.', this.spansRecovered);
     counter('agent_incidents_gateway_forward_retries_total', 'Upstream requests retried.', this.forwardRetries);
+    lines.push('# HELP agent_incidents_gateway_spans_dropped_total Spans accepted and then dropped, by reason (only by explicit configuration or a permanent refusal).', '# TYPE agent_incidents_gateway_spans_dropped_total counter');
+    if (this.droppedSpans.size === 0) lines.push('agent_incidents_gateway_spans_dropped_total{reason="retries_exhausted"} 0');
+    for (const [reason, n] of this.droppedSpans) lines.push(`agent_incidents_gateway_spans_dropped_total{reason="${reason}"} ${n}`);
     lines.push('# HELP agent_incidents_gateway_requests_total OTLP requests answered, by HTTP status.', '# TYPE agent_incidents_gateway_requests_total counter');
     for (const [status, n] of this.requests) lines.push(`agent_incidents_gateway_requests_total{status="${status}"} ${n}`);
     lines.push('# HELP agent_incidents_gateway_spans_refused_total Spans refused, by reason.', '# TYPE agent_incidents_gateway_spans_refused_total counter');
@@ -52,7 +78,8 @@ export class GatewayMetrics {
     }
     gauge('agent_incidents_gateway_traces_held', 'Traces held, waiting to be folded.', held.traces);
     gauge('agent_incidents_gateway_spans_held', 'Spans held, waiting to be folded.', held.spans);
-    gauge('agent_incidents_gateway_bytes_held', 'Approximate request bytes held.', Math.round(held.bytes));
+    gauge('agent_incidents_gateway_bytes_held', 'Estimated memory held: decoded spans waiting, encoded requests waiting upstream, bodies being read.', Math.round(held.bytes));
+    gauge('agent_incidents_gateway_persisted_bytes', 'Bytes of the persistent queue on disk.', held.persistedBytes);
     gauge('agent_incidents_gateway_forward_backlog_spans', 'Folded spans waiting to be delivered upstream.', held.backlogSpans);
     return `${lines.join('\n')}\n`;
   }

@@ -7,9 +7,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve as resolvePath } from 'node:path';
 import { diag } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { decodeOtlpJsonSpans } from '../otlp/otlp-json-spans.js';
+import type { DecodedSpan } from '../otlp/otlp-json-spans.js';
+import { decodeOtlpJsonSpans, OtlpNestingError } from '../otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest, encodeExportTraceResponse, ProtobufDecodeError, ProtobufItemLimitError } from '../otlp/otlp-protobuf.js';
 import { createSanitizer } from '../sanitize/sanitizer.js';
 import type { SanitizationOptions } from '../sanitize/sanitizer.js';
@@ -17,6 +19,7 @@ import type { PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
 import type { GatewayConfig, GatewayConfigInput } from './config.js';
 import { GatewayConfigError, resolveGatewayConfig } from './config.js';
+import { decodedRequestBytes } from './decoded-size.js';
 import { Forwarder } from './forwarder.js';
 import type { TraceJudgeOptions } from './judge-trace.js';
 import { judgeTrace } from './judge-trace.js';
@@ -24,6 +27,8 @@ import { ReleasedRuns } from './released-runs.js';
 import { ResourceCache } from './resource-cache.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { readBody } from './request-body.js';
+import type { SpillBodyType, SpillRecord } from './spill-log.js';
+import { SpillLog, SpillLogFullError } from './spill-log.js';
 import { TraceStore } from './trace-store.js';
 
 /** A running gateway. */
@@ -32,9 +37,13 @@ export interface Gateway {
   readonly url: string;
   readonly config: GatewayConfig;
   readonly metrics: GatewayMetrics;
-  /** Folds and forwards every held trace now, and waits for delivery. */
+  /** Folds and forwards every held trace now, and waits for delivery (as long as upstream takes). */
   flush(): Promise<void>;
-  /** Stops accepting, flushes what is held, and closes. */
+  /**
+   * Stops accepting, folds what is held and delivers it within
+   * `shutdown.timeoutMillis`; what is not delivered by then stays in the
+   * persistent queue (or, without one, is dropped, counted and logged).
+   */
   close(): Promise<void>;
 }
 
@@ -42,6 +51,8 @@ const PROTOBUF = 'application/x-protobuf';
 /** Spans per upstream request: big enough to amortize HTTP, small enough to stay well under body limits. */
 const FORWARD_BATCH_SPANS = 2048;
 const JSON_TYPE = 'application/json';
+/** Stored segments are read back while what is held stays under this share of `limits.maxHeldBytes`. */
+const RECOVERY_SHARE = 0.5;
 
 /** Counts the spans a request holds, usable or not (for partial success). */
 function countSpans(request: unknown): number {
@@ -59,9 +70,32 @@ function countSpans(request: unknown): number {
   return n;
 }
 
+/** A decoded request body, or the status and message that refuse it. */
+type Decoded = { readonly ok: true; readonly spans: DecodedSpan[]; readonly rejected: number } | { readonly ok: false; readonly status: 400 | 413; readonly message: string };
+
+/** Decodes a request body (the same way for a live request and for one read back from the persistent queue). */
+function decodeBody(type: SpillBodyType, body: Buffer, maxItems: number): Decoded {
+  let decoded: unknown;
+  try {
+    decoded = type === 'protobuf' ? decodeExportTraceRequest(body, { maxItems }) : (JSON.parse(body.toString('utf8')) as unknown);
+  } catch (error) {
+    if (error instanceof ProtobufItemLimitError) return { ok: false, status: 413, message: error.message };
+    const what = error instanceof ProtobufDecodeError ? error.message : error instanceof RangeError ? 'values nested too deeply' : 'body is not valid JSON';
+    return { ok: false, status: 400, message: `malformed OTLP ${type === 'protobuf' ? 'protobuf' : 'JSON'}: ${what}` };
+  }
+  try {
+    const spans = decodeOtlpJsonSpans(decoded);
+    return { ok: true, spans, rejected: Math.max(0, countSpans(decoded) - spans.length) };
+  } catch (error) {
+    if (error instanceof OtlpNestingError || error instanceof RangeError) return { ok: false, status: 400, message: `malformed OTLP: ${error instanceof OtlpNestingError ? error.message : 'values nested too deeply'}` };
+    throw error;
+  }
+}
+
 /**
  * Starts a gateway. Throws a `GatewayConfigError` naming the key for an
- * invalid configuration.
+ * invalid configuration, and a `SpillLogLockedError` when another live
+ * gateway uses `persistence.directory`.
  * @example
  * const gateway = await createGateway({ upstream: { endpoint: 'http://127.0.0.1:4318/v1/traces' } });
  */
@@ -77,37 +111,73 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     // resolvePolicy and createSanitizer name the bad option; it is a configuration error like any other.
     throw new GatewayConfigError(`invalid gateway config at policy or sanitization: ${(error as Error).message}`);
   }
-  const store = new TraceStore(config.limits, config.hold, { judged: judge.released.runs });
+  const { limits } = config;
+  const spill = config.persistence.directory === undefined ? undefined : SpillLog.open({ ...config.persistence, directory: resolvePath(config.persistence.directory) });
+  const store = new TraceStore(limits, config.hold, { judged: judge.released.runs });
   const forwarder = new Forwarder(config.upstream, metrics);
   let closing = false;
+  /** Decompressed bodies read and not yet held or refused. */
+  let readingBytes = 0;
+  const heldBytes = (): number => store.bytes + forwarder.backlogBytes + readingBytes;
   // Passes run one at a time, in order: a trace's late spans go out after its earlier ones.
   let folding: Promise<void> = Promise.resolve();
   let releasing = false;
 
+  /** Reads back what an earlier process left in the persistent queue, a segment at a time while there is room. */
+  const recover = (): void => {
+    if (!spill) return;
+    const now = Date.now();
+    while (spill.recoveryPending > 0 && heldBytes() < limits.maxHeldBytes * RECOVERY_SHARE && store.spans < limits.maxSpans * RECOVERY_SHARE && store.traces < limits.maxTraces * RECOVERY_SHARE) {
+      for (const { type, body, admit } of spill.recoverNext() ?? []) {
+        let decoded: Decoded;
+        try {
+          decoded = decodeBody(type, body, limits.maxRequestItems);
+        } catch (error) {
+          decoded = { ok: false, status: 400, message: (error as Error).message };
+        }
+        if (!decoded.ok) {
+          // It decoded when it was accepted; a record that no longer does is counted and logged, not retried forever.
+          admit(0);
+          metrics.dropped('unreadable', 0);
+          diag.error(`agent-incidents gateway: a stored request could not be read back: ${decoded.message}`);
+          continue;
+        }
+        const added = store.add(decoded.spans, now, admit(decoded.spans.length));
+        metrics.spansRecovered += added.added;
+        metrics.spansDuplicate += added.duplicates;
+      }
+    }
+  };
+
   const release = (all: boolean): Promise<void> => {
     releasing = true;
     folding = folding.then(async () => {
+      recover();
       // Folded traces go upstream together, in requests of up to FORWARD_BATCH_SPANS spans.
       let batch: ReadableSpan[] = [];
+      let records: (SpillRecord | undefined)[] = [];
       const now = Date.now();
-      for (const spans of store.takeReady(now, all)) {
+      for (const trace of store.takeReady(now, all)) {
         try {
-          const judged = judgeTrace(spans, judge, now);
+          const judged = judgeTrace(trace.spans, judge, now);
           for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
           for (const span of judged.spans) batch.push(span);
+          for (const record of trace.records) records.push(record);
         } catch (error) {
-          // A trace the fold cannot take is not lost silently: counted and logged.
-          metrics.refused('fold_failed', spans.length);
+          // A trace the fold cannot take would fail the same way after a restart: counted, logged, released.
+          metrics.dropped('fold_failed', trace.spans.length);
+          for (const record of trace.records) record?.release();
           diag.error('agent-incidents gateway: a trace could not be folded', error);
         }
         if (batch.length >= FORWARD_BATCH_SPANS) {
-          forwarder.send(batch);
+          forwarder.send(batch, records);
           batch = [];
+          records = [];
           // Folding is synchronous: let requests in between big batches.
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
       }
-      forwarder.send(batch);
+      forwarder.send(batch, records);
     }).catch((error: unknown) => {
       // The chain must survive anything: a rejected link would stop every later fold.
       diag.error('agent-incidents gateway: releasing held traces failed', error);
@@ -130,6 +200,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   const refuse = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
     answer(response, status, JSON.stringify({ code: status, message }), JSON_TYPE, headers);
   };
+  const later = { 'retry-after': String(limits.retryAfterSeconds) };
 
   const receive = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
@@ -138,58 +209,97 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       metrics.refused('unsupported', 0);
       return refuse(response, 415, `content-type must be ${PROTOBUF} or ${JSON_TYPE}`);
     }
-    const body = await readBody(request, config.limits.maxBodyBytes);
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared <= limits.maxBodyBytes && heldBytes() + declared > limits.maxHeldBytes) {
+      // Refused before it is read: memory is full, and reading it would add to it.
+      request.resume();
+      metrics.refused('capacity', 0);
+      return refuse(response, 429, 'gateway is holding as much as it may', later);
+    }
+    const body = await readBody(request, limits.maxBodyBytes);
     if (!body.ok) {
       metrics.refused(body.status === 413 ? 'too_large' : body.status === 415 ? 'unsupported' : 'malformed', 0);
       return refuse(response, body.status, body.message, body.status === 413 ? { connection: 'close' } : {});
     }
-    let decoded: unknown;
+    readingBytes += body.body.length;
     try {
-      decoded = type === PROTOBUF ? decodeExportTraceRequest(body.body, { maxItems: config.limits.maxRequestItems }) : (JSON.parse(body.body.toString('utf8')) as unknown);
-    } catch (error) {
-      if (error instanceof ProtobufItemLimitError) {
-        metrics.refused('too_large', 0);
-        return refuse(response, 413, error.message);
-      }
-      metrics.refused('malformed', 0);
-      const what = error instanceof ProtobufDecodeError ? error.message : 'body is not valid JSON';
-      return refuse(response, 400, `malformed OTLP ${type === PROTOBUF ? 'protobuf' : 'JSON'}: ${what}`);
+      await hold(type === PROTOBUF ? 'protobuf' : 'json', body.body, response);
+    } finally {
+      readingBytes -= body.body.length;
     }
-    const spans = decodeOtlpJsonSpans(decoded);
-    const rejected = Math.max(0, countSpans(decoded) - spans.length);
+  };
+
+  const hold = async (type: SpillBodyType, body: Buffer, response: ServerResponse): Promise<void> => {
+    const decoded = decodeBody(type, body, limits.maxRequestItems);
+    if (!decoded.ok) {
+      metrics.refused(decoded.status === 413 ? 'too_large' : 'malformed', 0);
+      return refuse(response, decoded.status, decoded.message);
+    }
+    const { spans, rejected } = decoded;
     if (rejected > 0) metrics.refused('malformed', rejected);
-    if (spans.length > config.limits.maxSpans || spans.length > config.limits.maxForwardBacklogSpans) {
+    const bytes = decodedRequestBytes(spans);
+    const tooLarge =
+      spans.length > limits.maxSpans ? `${spans.length} spans exceed limits.maxSpans (${limits.maxSpans})`
+      : spans.length > limits.maxForwardBacklogSpans ? `${spans.length} spans exceed limits.maxForwardBacklogSpans (${limits.maxForwardBacklogSpans})`
+      : store.newTraces(spans) > limits.maxTraces ? `the request's traces exceed limits.maxTraces (${limits.maxTraces})`
+      : bytes + body.length > limits.maxHeldBytes ? `the request decodes to about ${bytes} bytes, over limits.maxHeldBytes (${limits.maxHeldBytes})`
+      : undefined;
+    if (tooLarge) {
       // It could never fit, however long the client waits: too large, not "later".
       metrics.refused('too_large', spans.length);
-      return refuse(response, 413, `${spans.length} spans in one request exceed what the gateway may hold`);
+      return refuse(response, 413, `request too large: ${tooLarge}`);
     }
     if (closing) {
       metrics.refused('closing', spans.length);
-      return refuse(response, 503, 'gateway is shutting down', { 'retry-after': String(config.limits.retryAfterSeconds) });
+      return refuse(response, 503, 'gateway is shutting down', later);
     }
-    if (forwarder.backlogSpans + spans.length > config.limits.maxForwardBacklogSpans) {
+    if (forwarder.consecutiveFailures >= limits.upstreamFailingAttempts) {
+      metrics.refused('upstream_failing', spans.length);
+      return refuse(response, 503, `upstream is failing (${forwarder.consecutiveFailures} attempts in a row)`, later);
+    }
+    if (forwarder.backlogSpans + spans.length > limits.maxForwardBacklogSpans) {
       metrics.refused('backlog', spans.length);
-      return refuse(response, 503, 'upstream backlog is full', { 'retry-after': String(config.limits.retryAfterSeconds) });
+      return refuse(response, 503, 'upstream backlog is full', later);
     }
-    if (!store.fits(spans, body.body.length)) {
+    if (!store.fits(spans) || heldBytes() + bytes > limits.maxHeldBytes) {
       metrics.refused('capacity', spans.length);
-      return refuse(response, 429, 'gateway is holding as much as it may', { 'retry-after': String(config.limits.retryAfterSeconds) });
+      return refuse(response, 429, 'gateway is holding as much as it may', later);
     }
-    store.add(spans, body.body.length, Date.now());
-    metrics.spansReceived += spans.length;
+    let record: SpillRecord | undefined;
+    if (spill && spans.length > 0) {
+      try {
+        // Written before it is acknowledged: accepted means delivered, a crash included.
+        record = await spill.append(type, body, spans.length);
+      } catch (error) {
+        metrics.refused('persistence', spans.length);
+        const full = error instanceof SpillLogFullError;
+        if (!full) diag.error('agent-incidents gateway: the persistent queue cannot be written', error);
+        return refuse(response, 503, full ? 'persistent queue is full' : `persistent queue cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`, later);
+      }
+    }
+    const added = store.add(spans, Date.now(), record);
+    metrics.spansReceived += added.added;
+    metrics.spansDuplicate += added.duplicates;
     const partial = rejected > 0 ? { rejectedSpans: rejected, errorMessage: `${rejected} span(s) without ids or start time were rejected` } : undefined;
-    if (type === PROTOBUF) return answer(response, 200, encodeExportTraceResponse(partial), PROTOBUF);
+    if (type === 'protobuf') return answer(response, 200, encodeExportTraceResponse(partial), PROTOBUF);
     return answer(response, 200, JSON.stringify(partial ? { partialSuccess: partial } : {}), JSON_TYPE);
   };
 
-  const server: Server = createServer((request, response) => {
+  const server: Server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMillis,
+      requestTimeout: limits.requestTimeoutMillis,
+      // Node checks those timeouts only this often (30 s by default): a slow client would outlive them.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, limits.headersTimeoutMillis / 4)),
+    },
+    (request, response) => {
     const path = (request.url ?? '').split('?')[0];
     const handle = async (): Promise<void> => {
       if (path === '/v1/traces' && request.method === 'POST') return receive(request, response);
       request.resume();
       if (path === '/healthz' && request.method === 'GET') return answer(response, closing ? 503 : 200, closing ? 'closing\n' : 'ok\n', 'text/plain');
       if (path === '/metrics' && request.method === 'GET') {
-        const held = { traces: store.traces, spans: store.spans, bytes: store.bytes, backlogSpans: forwarder.backlogSpans };
+        const held = { traces: store.traces, spans: store.spans, bytes: heldBytes(), backlogSpans: forwarder.backlogSpans, persistedBytes: spill?.bytes ?? 0 };
         return answer(response, 200, metrics.render(held), 'text/plain; version=0.0.4');
       }
       return refuse(response, path === '/v1/traces' ? 405 : 404, path === '/v1/traces' ? 'use POST' : 'not found');
@@ -201,6 +311,8 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       else response.destroy();
     });
   });
+  // Past the cap a new connection is closed at once: slow or idle clients cannot exhaust file descriptors.
+  server.maxConnections = limits.maxConnections;
   server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -208,33 +320,50 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await spill?.close();
+    throw error;
   });
   const address = server.address() as AddressInfo;
+  // What an earlier process left goes out first.
+  recover();
 
   const flush = async (): Promise<void> => {
     await release(true);
     await forwarder.idle();
+  };
+  let closed: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    closing = true;
+    clearInterval(tick);
+    const deadline = Date.now() + config.shutdown.timeoutMillis;
+    const remaining = (): number => Math.max(0, deadline - Date.now());
+    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Requests in progress get a moment (at most a quarter of the budget), then are cut.
+    const cut = setTimeout(() => server.closeAllConnections(), Math.min(2_000, remaining() / 4));
+    await serverClosed;
+    clearTimeout(cut);
+    await release(true);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([forwarder.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, remaining())))]);
+    clearTimeout(timer);
+    const left = await forwarder.stop();
+    if (left > 0 && spill) diag.warn(`agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis stay in ${spill.directory} for the next start`);
+    if (left > 0 && !spill) {
+      metrics.dropped('shutdown', left);
+      diag.error(`agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis are dropped (no persistence.directory)`);
+    }
+    await spill?.close();
   };
   return {
     url: `http://${config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host}:${address.port}`,
     config,
     metrics,
     flush,
-    async close() {
-      if (closing) return;
-      closing = true;
-      clearInterval(tick);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // Deliver what is held first: a slow client must not keep it from going out.
-      await flush();
-      // Then give requests in progress a moment, and cut the rest.
-      const cut = setTimeout(() => server.closeAllConnections(), 2_000);
-      await closed;
-      clearTimeout(cut);
-      await flush();
-      forwarder.stop();
-      await forwarder.idle();
+    close() {
+      closed ??= close();
+      return closed;
     },
   };
 }

@@ -3,17 +3,19 @@
  * for the decision wait and every part of a run (attempt, tool, framework
  * call) has its run span, or, for a run whose span never comes (a crashed
  * agent), no span came for the longest hold. Bounded in traces, spans and
- * bytes; a request that does not fit is refused whole.
+ * estimated decoded bytes (the gateway adds what waits upstream); a request
+ * that does not fit is refused whole.
  */
 import { recognise } from '../conventions/index.js';
 import type { ConventionAdapter } from '../conventions/adapter.js';
 import type { DecodedSpan } from '../otlp/otlp-json-spans.js';
+import { decodedSpanBytes } from './decoded-size.js';
+import type { SpillRecord } from './spill-log.js';
 
 /** Bounds of the store. */
 export interface TraceStoreLimits {
   readonly maxTraces: number;
   readonly maxSpans: number;
-  readonly maxHeldBytes: number;
 }
 
 /** Timing of releases. */
@@ -24,6 +26,9 @@ export interface TraceStoreTiming {
 
 interface HeldTrace {
   readonly spans: DecodedSpan[];
+  /** The stored request of each span (parallel to `spans`), when the gateway persists. */
+  readonly records: (SpillRecord | undefined)[];
+  readonly ids: Set<string>;
   bytes: number;
   readonly firstSeen: number;
   lastSeen: number;
@@ -63,6 +68,20 @@ function waitsForRun(spans: readonly DecodedSpan[], adapters: readonly Conventio
   return false;
 }
 
+/** A trace taken out of the store to be judged. */
+export interface TakenTrace {
+  readonly spans: DecodedSpan[];
+  /** Parallel to `spans`. */
+  readonly records: (SpillRecord | undefined)[];
+}
+
+/** What {@link TraceStore.add} did with a request's spans. */
+export interface AddResult {
+  readonly added: number;
+  /** Spans already held under the same trace and span id: not held twice. */
+  readonly duplicates: number;
+}
+
 /** The spans held by trace, in arrival order. */
 export class TraceStore {
   readonly #traces = new Map<string, HeldTrace>();
@@ -93,37 +112,52 @@ export class TraceStore {
     return this.#spans;
   }
 
-  /** Approximate bytes held. */
+  /** Estimated bytes of the decoded spans held (src/gateway/decoded-size.ts). */
   get bytes(): number {
     return this.#bytes;
   }
 
-  /** Whether `spans` (of `bytes` received bytes) fit; nothing is kept when they do not. */
-  fits(spans: readonly DecodedSpan[], bytes: number): boolean {
-    const newTraces = new Set(spans.map((s) => s.traceId).filter((id) => !this.#traces.has(id))).size;
-    return (
-      this.#traces.size + newTraces <= this.#limits.maxTraces &&
-      this.#spans + spans.length <= this.#limits.maxSpans &&
-      this.#bytes + bytes <= this.#limits.maxHeldBytes
-    );
+  /** Traces among `spans` the store does not hold yet. */
+  newTraces(spans: readonly DecodedSpan[]): number {
+    const fresh = new Set<string>();
+    for (const span of spans) if (!this.#traces.has(span.traceId)) fresh.add(span.traceId);
+    return fresh.size;
   }
 
-  /** Holds `spans`; `bytes` (the request's size) is spread over them for the byte bound. */
-  add(spans: readonly DecodedSpan[], bytes: number, now: number): void {
-    const share = spans.length === 0 ? 0 : bytes / spans.length;
+  /** Whether `spans` fit the trace and span bounds next to what is held; nothing is kept either way. */
+  fits(spans: readonly DecodedSpan[]): boolean {
+    return this.#traces.size + this.newTraces(spans) <= this.#limits.maxTraces && this.#spans + spans.length <= this.#limits.maxSpans;
+  }
+
+  /**
+   * Holds `spans`, each with the stored request it came in (`record`). A span
+   * whose trace already holds its span id is a duplicate (a sender's retry):
+   * it is not held twice, and its share of the record is released.
+   */
+  add(spans: readonly DecodedSpan[], now: number, record?: SpillRecord): AddResult {
+    let duplicates = 0;
     for (const span of spans) {
       let held = this.#traces.get(span.traceId);
       if (!held) {
-        held = { spans: [], bytes: 0, firstSeen: now, lastSeen: now };
+        held = { spans: [], records: [], ids: new Set(), bytes: 0, firstSeen: now, lastSeen: now };
         this.#traces.set(span.traceId, held);
       }
-      held.spans.push(span);
-      held.bytes += share;
       held.lastSeen = now;
+      if (held.ids.has(span.spanId)) {
+        duplicates += 1;
+        record?.release();
+        continue;
+      }
+      const bytes = decodedSpanBytes(span);
+      held.ids.add(span.spanId);
+      held.spans.push(span);
+      held.records.push(record);
+      held.bytes += bytes;
       held.waiting = undefined;
       this.#spans += 1;
-      this.#bytes += share;
+      this.#bytes += bytes;
     }
+    return { added: spans.length - duplicates, duplicates };
   }
 
   /**
@@ -131,8 +165,8 @@ export class TraceStore {
    * decision wait since its last span, a trace none of whose run parts waits
    * for its run span; any trace once no span came for the longest hold.
    */
-  takeReady(now: number, all = false): DecodedSpan[][] {
-    const ready: DecodedSpan[][] = [];
+  takeReady(now: number, all = false): TakenTrace[] {
+    const ready: TakenTrace[] = [];
     for (const [traceId, held] of this.#traces) {
       const quiet = now - held.lastSeen >= this.#timing.decisionWaitMillis;
       // Measured from the last span: a long run that keeps sending is not a crashed one.
@@ -146,12 +180,7 @@ export class TraceStore {
       this.#traces.delete(traceId);
       this.#spans -= held.spans.length;
       this.#bytes -= held.bytes;
-      ready.push(held.spans);
-    }
-    if (this.#traces.size === 0) {
-      // Spread shares are fractional: settle rounding drift when empty.
-      this.#spans = 0;
-      this.#bytes = 0;
+      ready.push({ spans: held.spans, records: held.records });
     }
     return ready;
   }

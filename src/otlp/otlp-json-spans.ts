@@ -1,7 +1,7 @@
 /**
  * Decodes the spans of an OTLP/JSON `ExportTraceServiceRequest` into plain
- * records. Pure and total: malformed members are skipped or defaulted, never
- * thrown on. An open span (as recorded fixtures keep them) has no end time.
+ * records. Pure: malformed members are skipped or defaulted; only values
+ * nested past {@link MAX_VALUE_DEPTH} throw ({@link OtlpNestingError}). An open span (as recorded fixtures keep them) has no end time.
  */
 import type { SpanView } from '../conventions/span-view.js';
 
@@ -44,6 +44,17 @@ export interface DecodedSpan {
 
 type Json = Record<string, unknown>;
 
+/** Deepest nesting of array and map values accepted; OTLP senders nest a few levels at most. */
+export const MAX_VALUE_DEPTH = 64;
+
+/** An attribute value nested deeper than {@link MAX_VALUE_DEPTH}: the request is malformed. */
+export class OtlpNestingError extends Error {
+  constructor() {
+    super(`attribute values nested more than ${MAX_VALUE_DEPTH} levels deep`);
+    this.name = 'OtlpNestingError';
+  }
+}
+
 function objectOf(value: unknown): Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 }
@@ -77,7 +88,8 @@ function nanos(value: unknown): bigint | undefined {
   }
 }
 
-function decodeValue(raw: unknown): DecodedValue {
+function decodeValue(raw: unknown, depth = 0): DecodedValue {
+  if (depth > MAX_VALUE_DEPTH) throw new OtlpNestingError();
   const value = objectOf(raw);
   if (typeof value.stringValue === 'string') return value.stringValue;
   if (typeof value.boolValue === 'boolean') return value.boolValue;
@@ -86,8 +98,8 @@ function decodeValue(raw: unknown): DecodedValue {
     const n = Number(value.intValue);
     return Number.isFinite(n) ? n : undefined;
   }
-  if (value.arrayValue !== undefined) return listOf(objectOf(value.arrayValue).values).map(decodeValue);
-  if (value.kvlistValue !== undefined) return JSON.stringify(attributesOf(objectOf(value.kvlistValue).values));
+  if (value.arrayValue !== undefined) return listOf(objectOf(value.arrayValue).values).map((item) => decodeValue(item, depth + 1));
+  if (value.kvlistValue !== undefined) return JSON.stringify(attributesOf(objectOf(value.kvlistValue).values, depth + 1));
   if (typeof value.bytesValue === 'string') return new Uint8Array(Buffer.from(value.bytesValue, 'base64'));
   return undefined;
 }
@@ -106,12 +118,12 @@ export function spanAttributesOf(map: Record<string, DecodedValue>): Record<stri
 }
 
 /** Decodes an OTLP `KeyValue[]` list; later duplicates win. */
-export function attributesOf(list: unknown): Record<string, DecodedValue> {
+export function attributesOf(list: unknown, depth = 0): Record<string, DecodedValue> {
   const attributes: Record<string, DecodedValue> = {};
   for (const entry of listOf(list)) {
     const key = text(entry.key);
     if (key === undefined || key === '') continue;
-    const value = decodeValue(entry.value);
+    const value = decodeValue(entry.value, depth);
     if (value !== undefined) attributes[key] = value;
   }
   return attributes;

@@ -175,17 +175,17 @@ const resources = new ResourceCache(sanitizer);
  */
 export function throughGateway(request: OtlpRequest, seed: number): Map<string, Record<string, unknown>> {
   const next = random(seed);
-  const store = new TraceStore({ maxTraces: 1e6, maxSpans: 1e7, maxHeldBytes: 1e12 }, { decisionWaitMillis: 2_000, maxHoldMillis: 300_000 });
+  const store = new TraceStore({ maxTraces: 1e6, maxSpans: 1e7 }, { decisionWaitMillis: 2_000, maxHoldMillis: 300_000 });
   const options = { policy: DEFAULT_POLICY, sanitizer, resources, released: new ReleasedRuns(300_000) };
   const out = new Map<string, Record<string, unknown>>();
   const judge = (now: number, all = false) => {
     for (const trace of store.takeReady(now, all)) {
-      for (const span of judgeTrace(trace, options, now).spans) out.set(span.spanContext().spanId, span.attributes as Record<string, unknown>);
+      for (const span of judgeTrace(trace.spans, options, now).spans) out.set(span.spanContext().spanId, span.attributes as Record<string, unknown>);
     }
   };
   let now = 1_000_000;
   for (const batch of batches(decodeOtlpJsonSpans(request), next)) {
-    store.add(shuffle(batch, next), 0, now);
+    store.add(shuffle(batch, next), now);
     now += next() < 0.5 ? 10 : 2_500;
     judge(now);
   }

@@ -9,8 +9,8 @@ import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
 
-/** Starts the receiver; `statuses` are answered in order (a 503 with `Retry-After: 0`). */
-export async function startUpstream(statuses: number[] = []) {
+/** Starts the receiver (on `port`, or a free one); `statuses` are answered in order (a 503 with `Retry-After: 0`). */
+export async function startUpstream(statuses: number[] = [], port = 0) {
   const received: DecodedSpan[] = [];
   const bodies: Buffer[] = [];
   let requests = 0;
@@ -29,15 +29,21 @@ export async function startUpstream(statuses: number[] = []) {
       response.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    endpoint: `http://127.0.0.1:${port}/v1/traces`,
+    port: bound,
+    endpoint: `http://127.0.0.1:${bound}/v1/traces`,
     received,
     bodies,
     get requests() {
       return requests;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Down means down: keep-alive connections go too, so the next request is refused.
+        server.closeAllConnections();
+      }),
   };
 }

@@ -1,0 +1,268 @@
+/**
+ * The gateway's delivery guarantee, on real HTTP and a real directory:
+ * accepted means delivered. Upstream down makes it retry and push back, never
+ * drop; a stop takes at most shutdown.timeoutMillis and leaves what it could
+ * not deliver in the persistent queue, which the next start delivers; only
+ * explicit configuration or a permanent refusal drops, and that is counted.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GatewayConfigInput } from '../../src/gateway/config.js';
+import type { Gateway } from '../../src/gateway/gateway.js';
+import { createGateway } from '../../src/gateway/gateway.js';
+import { SpillLogLockedError } from '../../src/gateway/spill-log.js';
+import { startUpstream } from '../support/upstream.js';
+
+type Upstream = Awaited<ReturnType<typeof startUpstream>>;
+const open: { gateways: Gateway[]; upstreams: Upstream[]; dirs: string[] } = { gateways: [], upstreams: [], dirs: [] };
+afterEach(async () => {
+  for (const gateway of open.gateways) await gateway.close();
+  for (const upstream of open.upstreams) await upstream.close().catch(() => undefined);
+  for (const dir of open.dirs) rmSync(dir, { recursive: true, force: true });
+  open.gateways = [];
+  open.upstreams = [];
+  open.dirs = [];
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-queue-'));
+  open.dirs.push(dir);
+  return dir;
+}
+
+async function upstreamOn(port = 0, statuses: number[] = []): Promise<Upstream> {
+  const upstream = await startUpstream(statuses, port);
+  open.upstreams.push(upstream);
+  return upstream;
+}
+
+/** A free port nothing listens on (an upstream that is down). */
+async function downPort(): Promise<number> {
+  const probe = await startUpstream();
+  await probe.close();
+  return probe.port;
+}
+
+type Config = Partial<Omit<GatewayConfigInput, 'upstream'>> & { upstream?: Partial<GatewayConfigInput['upstream']> };
+
+async function gatewayTo(port: number, config: Config = {}): Promise<Gateway> {
+  const gateway = await createGateway({
+    listen: { host: '127.0.0.1', port: 0 },
+    hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10 },
+    ...config,
+    upstream: { initialBackoffMillis: 10, maxBackoffMillis: 50, ...config.upstream, endpoint: `http://127.0.0.1:${port}/v1/traces` },
+  });
+  open.gateways.push(gateway);
+  return gateway;
+}
+
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
+const NOW = BigInt(Date.now()) * 1_000_000n;
+
+/** One agent run (a run span and a chat attempt) as OTLP/JSON, trace `i`. */
+function runSpans(i: number): object[] {
+  const traceId = hex(i + 1, 32);
+  const runId = hex(2 * i + 1, 16);
+  const start = NOW - 10_000_000n;
+  return [
+    { traceId, spanId: runId, name: 'invoke_agent helper', kind: 1, startTimeUnixNano: String(start), endTimeUnixNano: String(NOW), attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } }], status: {} },
+    { traceId, spanId: hex(2 * i + 2, 16), parentSpanId: runId, name: 'chat model', kind: 3, startTimeUnixNano: String(start + 1000n), endTimeUnixNano: String(NOW - 1000n), attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }], status: {} },
+  ];
+}
+
+function request(traces: number[]): string {
+  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'delivery-test' } }] }, scopeSpans: [{ scope: { name: 'test' }, spans: traces.flatMap(runSpans) }] }] });
+}
+
+function post(gateway: Gateway, body: string): Promise<Response> {
+  return fetch(`${gateway.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+}
+
+const distinct = (upstream: Upstream): number => new Set(upstream.received.map((s) => s.spanId)).size;
+const segmentsIn = (dir: string): string[] => readdirSync(dir).filter((name) => name.startsWith('segment-'));
+
+describe('accepted means delivered', () => {
+  it('retries an upstream that is down until it is back, pushes back with 503 meanwhile, and delivers every accepted span', async () => {
+    const port = await downPort();
+    const gateway = await gatewayTo(port);
+    let accepted = 0;
+    let refused = 0;
+    for (let i = 0; i < 40; i += 1) {
+      const response = await post(gateway, request([i]));
+      if (response.status === 200) accepted += 2;
+      else {
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('5');
+        refused += 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(accepted).toBeGreaterThan(0);
+    // Upstream kept failing: the gateway said so instead of taking everything.
+    expect(refused).toBeGreaterThan(0);
+    const upstream = await upstreamOn(port);
+    await expect.poll(() => distinct(upstream), { timeout: 5_000 }).toBe(accepted);
+    expect(gateway.metrics.spansDropped).toBe(0);
+    // Once a delivery succeeds, intake opens again.
+    expect((await post(gateway, request([1000]))).status).toBe(200);
+  });
+
+  it.each<[string, { statuses: number[]; maxAttempts?: number }, string]>([
+    ['an upstream that refuses for good (400)', { statuses: [400] }, 'upstream_rejected'],
+    ['upstream.maxAttempts set and spent', { statuses: [503, 503, 503], maxAttempts: 2 }, 'retries_exhausted'],
+  ])('drops only on %s, and counts it by reason', async (_name, { statuses, maxAttempts }, reason) => {
+    const upstream = await upstreamOn(0, statuses);
+    const gateway = await gatewayTo(upstream.port, { upstream: { maxAttempts } });
+    expect((await post(gateway, request([1]))).status).toBe(200);
+    await gateway.flush();
+    expect(gateway.metrics.droppedSpans.get(reason)).toBe(2);
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    expect(metrics).toContain(`agent_incidents_gateway_spans_dropped_total{reason="${reason}"} 2`);
+  });
+
+  it('stops within shutdown.timeoutMillis whatever upstream does, and the next start delivers what it held', async () => {
+    const dir = scratch();
+    const port = await downPort();
+    const first = await gatewayTo(port, { persistence: { directory: dir }, shutdown: { timeoutMillis: 1_000 }, limits: { upstreamFailingAttempts: 1_000 } });
+    let accepted = 0;
+    for (let i = 0; i < 20; i += 1) if ((await post(first, request([i, i + 100]))).status === 200) accepted += 4;
+    expect(accepted).toBe(80);
+    const started = Date.now();
+    await first.close();
+    const took = Date.now() - started;
+    expect(took).toBeLessThan(1_000 + 1_000);
+    expect(segmentsIn(dir).length).toBeGreaterThan(0);
+    expect(first.metrics.spansDropped).toBe(0);
+
+    const upstream = await upstreamOn(port);
+    const second = await gatewayTo(port, { persistence: { directory: dir } });
+    await expect.poll(() => distinct(upstream), { timeout: 5_000 }).toBe(accepted);
+    expect(second.metrics.spansRecovered).toBe(accepted);
+    // Delivered and forgotten: the queue is empty once the segments are sealed.
+    await second.close();
+    expect(segmentsIn(dir)).toEqual([]);
+  });
+
+  it('without a persistent queue, a stop past its timeout drops what is left and counts it', async () => {
+    const port = await downPort();
+    const gateway = await gatewayTo(port, { shutdown: { timeoutMillis: 300 }, limits: { upstreamFailingAttempts: 1_000 } });
+    expect((await post(gateway, request([1, 2]))).status).toBe(200);
+    await gateway.close();
+    expect(gateway.metrics.droppedSpans.get('shutdown')).toBe(4);
+  });
+
+  it('answers 503 when the persistent queue cannot take a request, and delivers everything it did accept', async () => {
+    const dir = scratch();
+    const upstream = await upstreamOn(0, []);
+    const gateway = await gatewayTo(upstream.port, { persistence: { directory: dir, maxBytes: 3_000 }, hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1_000 } });
+    let accepted = 0;
+    let full = 0;
+    for (let i = 0; i < 10; i += 1) {
+      const response = await post(gateway, request([i]));
+      if (response.status === 200) accepted += 2;
+      else {
+        expect(response.status).toBe(503);
+        expect(await response.text()).toContain('persistent queue is full');
+        full += 1;
+      }
+    }
+    expect(accepted).toBeGreaterThan(0);
+    expect(full).toBeGreaterThan(0);
+    await gateway.flush();
+    expect(distinct(upstream)).toBe(accepted);
+  });
+
+  it('refuses to share a persistent queue directory with another live gateway', async () => {
+    const dir = scratch();
+    const upstream = await upstreamOn();
+    await gatewayTo(upstream.port, { persistence: { directory: dir } });
+    await expect(gatewayTo(upstream.port, { persistence: { directory: dir } })).rejects.toBeInstanceOf(SpillLogLockedError);
+  });
+
+  it('holds a span sent twice once, and counts the duplicate', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1_000 } });
+    expect((await post(gateway, request([7]))).status).toBe(200);
+    expect((await post(gateway, request([7]))).status).toBe(200);
+    await gateway.flush();
+    expect(upstream.received).toHaveLength(2);
+    expect(gateway.metrics.spansDuplicate).toBe(2);
+    expect(await (await fetch(`${gateway.url}/metrics`)).text()).toContain('agent_incidents_gateway_spans_duplicate_total 2');
+  });
+});
+
+describe('protocol limits', () => {
+  it.each([
+    ['more traces than limits.maxTraces', { maxTraces: 2 }, [1, 2, 3]],
+    ['more decoded bytes than limits.maxHeldBytes', { maxHeldBytes: 4_000 }, [1, 2, 3]],
+  ])('answers 413, not 429, to a request with %s: it could never fit', async (_name, limits, traces) => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { limits });
+    const response = await post(gateway, request(traces));
+    expect(response.status).toBe(413);
+    expect(response.headers.get('retry-after')).toBeNull();
+    expect((await post(gateway, request([9]))).status).toBe(200);
+  });
+
+  it('answers 429 by what a request decodes to, not by its size on the wire', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { limits: { maxHeldBytes: 12_000 }, hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1_000 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i += 1) statuses.push((await post(gateway, request([i]))).status);
+    expect(statuses).toContain(429);
+    // Each request is about 700 bytes on the wire: by wire bytes all ten would have fit.
+    expect(statuses.filter((s) => s === 200).length).toBeLessThan(10);
+  });
+
+  it('answers 400, not 500, to JSON values nested deeper than any sender nests them', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port);
+    // Written as text: JSON.stringify itself cannot nest this deep.
+    const deep = `${'{"arrayValue":{"values":['.repeat(20_000)}{"stringValue":"bottom"}${']}}'.repeat(20_000)}`;
+    const body = request([1]).replace('"attributes":[', `"attributes":[{"key":"deep","value":${deep}},`);
+    const response = await post(gateway, body);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('nested');
+    expect((await post(gateway, request([2]))).status).toBe(200);
+  });
+
+  it('cuts a client that sends its headers too slowly, and keeps serving others', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { limits: { headersTimeoutMillis: 300, requestTimeoutMillis: 600 } });
+    const { port } = new URL(gateway.url);
+    const slow = connect(Number(port), '127.0.0.1');
+    const ended = new Promise<number>((resolve) => {
+      const started = Date.now();
+      slow.on('close', () => resolve(Date.now() - started));
+      slow.on('error', () => undefined);
+    });
+    slow.write('POST /v1/traces HTTP/1.1\r\nHost: x\r\n');
+    const drip = setInterval(() => slow.write('X-Slow: 1\r\n'), 100);
+    try {
+      expect((await post(gateway, request([3]))).status).toBe(200);
+      expect(await ended).toBeLessThan(5_000);
+    } finally {
+      clearInterval(drip);
+      slow.destroy();
+    }
+  });
+
+  it('closes connections past limits.maxConnections at once', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { limits: { maxConnections: 2 } });
+    const { port } = new URL(gateway.url);
+    const sockets = [0, 1, 2].map(() => connect(Number(port), '127.0.0.1'));
+    const closed = await Promise.all(
+      sockets.map((socket) => new Promise<boolean>((resolve) => {
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(true));
+        setTimeout(() => resolve(false), 500);
+      })),
+    );
+    expect(closed.filter(Boolean)).toHaveLength(1);
+    for (const socket of sockets) socket.destroy();
+  });
+});
