@@ -11,6 +11,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runDemo } from '../demo/run-demo.js';
 import { GatewayConfigError, loadGatewayConfig } from '../gateway/config.js';
 import { createGateway } from '../gateway/gateway.js';
+import { SpillLogLockedError } from '../gateway/spill-log.js';
 import { OtlpJsonError, runRowsFromOtlpJsonLines } from '../report/otlp-json.js';
 import type { SummaryStyle } from '../report/summary-table.js';
 import { PLAIN, renderSummary } from '../report/summary-table.js';
@@ -116,7 +117,7 @@ export function createProgram(): Command {
       try {
         gateway = await createGateway(loadGatewayConfig(opts.config));
       } catch (error) {
-        if (error instanceof GatewayConfigError) throw new UsageError(error.message);
+        if (error instanceof GatewayConfigError || error instanceof SpillLogLockedError) throw new UsageError(error.message);
         if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`cannot listen: ${errorText(error)}`);
         throw error;
       }

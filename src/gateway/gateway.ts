@@ -28,7 +28,7 @@ import { ResourceCache } from './resource-cache.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { readBody } from './request-body.js';
 import type { SpillBodyType, SpillRecord } from './spill-log.js';
-import { SpillLog, SpillLogFullError } from './spill-log.js';
+import { SpillLog, SpillLogFullError, SpillLogLockedError } from './spill-log.js';
 import { TraceStore } from './trace-store.js';
 
 /** A running gateway. */
@@ -112,7 +112,15 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     throw new GatewayConfigError(`invalid gateway config at policy or sanitization: ${(error as Error).message}`);
   }
   const { limits } = config;
-  const spill = config.persistence.directory === undefined ? undefined : SpillLog.open({ ...config.persistence, directory: resolvePath(config.persistence.directory) });
+  let spill: SpillLog | undefined;
+  if (config.persistence.directory !== undefined) {
+    try {
+      spill = SpillLog.open({ ...config.persistence, directory: resolvePath(config.persistence.directory) });
+    } catch (error) {
+      if (error instanceof SpillLogLockedError) throw error;
+      throw new GatewayConfigError(`cannot use persistence.directory ${config.persistence.directory}: ${(error as Error).message}`);
+    }
+  }
   const store = new TraceStore(limits, config.hold, { judged: judge.released.runs });
   const forwarder = new Forwarder(config.upstream, metrics);
   let closing = false;

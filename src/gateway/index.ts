@@ -7,3 +7,4 @@ export type { Gateway } from './gateway.js';
 export { GATEWAY_CONFIG, GatewayConfigError, loadGatewayConfig, resolveGatewayConfig } from './config.js';
 export type { GatewayConfig, GatewayConfigInput } from './config.js';
 export { GatewayMetrics } from './gateway-metrics.js';
+export { SpillLogLockedError } from './spill-log.js';

@@ -250,15 +250,16 @@ export class SpillLog implements SegmentOwner {
       await active.file.writev([header, body], at);
       if (this.#fsync) await active.file.datasync();
     } catch (error) {
-      // Leave no torn record behind; if even that fails, seal the segment so
-      // later records go to a fresh file (recovery stops at the torn one).
+      // Leave no torn record behind (if even that fails, recovery stops at the
+      // torn one), and seal the segment: a full disk frees only when sealed
+      // segments are delivered and deleted, and later records go to a new file.
       try {
         await active.file.truncate(at);
       } catch {
         active.segment.bytes += size;
         this.#bytes += size;
-        await this.#seal();
       }
+      await this.#seal();
       throw error;
     }
     active.segment.bytes += size;

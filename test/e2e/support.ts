@@ -1,5 +1,5 @@
 /**
- * Helpers of the end-to-end tests: where the Jaeger and Prometheus binaries
+ * Helpers of the end-to-end tests: where the Jaeger, otelcol-lb and Prometheus binaries
  * are, child processes in their own process groups with the tail of their
  * output kept for failure messages, and polling on loopback.
  */
@@ -19,6 +19,17 @@ export const JAEGER_PATH = process.env.AGENT_INCIDENTS_JAEGER || join(ROOT, '.ca
 /** The Jaeger binary, or undefined when it is not there. */
 export function jaegerBinary(): string | undefined {
   return existsSync(JAEGER_PATH) ? JAEGER_PATH : undefined;
+}
+
+/**
+ * The collector with the `loadbalancing` exporter (deploy/collector/scale-out.yaml):
+ * $AGENT_INCIDENTS_OTELCOL_LB, else what scripts/ci/install-otelcol-lb.sh builds.
+ */
+export const OTELCOL_LB_PATH = process.env.AGENT_INCIDENTS_OTELCOL_LB || join(ROOT, '.cache', 'bin', 'otelcol-lb');
+
+/** The collector with the `loadbalancing` exporter, or undefined when it is not there. */
+export function otelcolLbBinary(): string | undefined {
+  return existsSync(OTELCOL_LB_PATH) ? OTELCOL_LB_PATH : undefined;
 }
 
 /** An executable on PATH (or an absolute path from `env`), or undefined. */
@@ -74,6 +85,17 @@ export class Service {
   tail(): string {
     const status = this.exit ? ` (exited: code ${this.exit.code}, signal ${this.exit.signal})` : '';
     return `----- ${this.name}${status} -----\n${this.#output.trimEnd() || '(no output)'}\n`;
+  }
+
+  /** SIGKILL to the process group at once (a crash, an OOM kill), and waits for the exit. */
+  async kill(): Promise<void> {
+    if (this.exit || this.#child.pid === undefined) return;
+    try {
+      process.kill(-this.#child.pid, 'SIGKILL');
+    } catch {
+      return;
+    }
+    await this.#exited;
   }
 
   /** SIGTERM to the process group, SIGKILL after `graceMillis`. */
