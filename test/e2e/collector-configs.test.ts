@@ -1,9 +1,12 @@
 /**
  * The collector configurations we ship: every one the Jaeger v2 binary has
- * components for passes `jaeger validate`; the gateway's config joins the
- * collector's; every address is on loopback. Runs in `npm test` too (fast);
- * the validate part skips when the Jaeger binary is missing (build it with
- * scripts/ci/install-jaeger.sh, or point AGENT_INCIDENTS_JAEGER at one).
+ * components for passes `jaeger validate`, and every one otelcol-lb (a small
+ * collector with the contrib `loadbalancing` exporter) has components for,
+ * deploy/collector/scale-out.yaml included, passes `otelcol-lb validate` as
+ * shipped; the gateway's config joins the collector's; every address is on
+ * loopback. Each validate part skips when its binary is missing (build them
+ * with scripts/ci/install-jaeger.sh and scripts/ci/install-otelcol-lb.sh, or
+ * point AGENT_INCIDENTS_JAEGER / AGENT_INCIDENTS_OTELCOL_LB at them).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +15,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadGatewayConfig } from '../../src/gateway/config.js';
-import { JAEGER_PATH, jaegerBinary, ROOT } from './support.js';
+import { JAEGER_PATH, jaegerBinary, OTELCOL_LB_PATH, otelcolLbBinary, ROOT } from './support.js';
 
 const KINDS = ['receivers', 'processors', 'exporters', 'connectors', 'extensions'] as const;
 type Kind = (typeof KINDS)[number];
@@ -49,6 +52,25 @@ function componentsOf(doc: Doc): Record<Kind, string[]> {
 /** `${env:NAME:-default}` → default, as the collector resolves it with NAME unset. */
 function withDefaults(value: unknown): string {
   return String(value).replace(/\$\{env:[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}/g, '$1');
+}
+
+/** `<binary> validate --config=<file>`: exit status and output (the version banner left out). */
+function validateWith(binary: string, file: string): { status: number | null; output: string } {
+  const result = spawnSync(binary, ['validate', `--config=${file}`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, output: `${result.stdout}${result.stderr}`.replace(/^.*application version.*\n/gm, '') };
+}
+
+/** The component types a collector binary has, by kind (`<binary> components`). */
+function componentsIn(binary: string | undefined): Record<Kind, Set<string>> {
+  if (!binary) return Object.fromEntries(KINDS.map((k) => [k, new Set<string>()])) as Record<Kind, Set<string>>;
+  const listed = parse(spawnSync(binary, ['components'], { encoding: 'utf8', timeout: 60_000 }).stdout) as Record<string, { name: string }[] | null>;
+  return Object.fromEntries(KINDS.map((k) => [k, new Set((listed[k] ?? []).map((c) => c.name))])) as Record<Kind, Set<string>>;
+}
+
+/** The components `file` uses that `available` lacks, as `kind.type`. */
+function missingFrom(available: Record<Kind, Set<string>>, file: string): string[] {
+  const used = componentsOf(read(join(ROOT, file)));
+  return [...new Set(KINDS.flatMap((kind) => used[kind].filter((type) => !available[kind].has(type)).map((type) => `${kind}.${type}`)))];
 }
 
 /** Every `endpoint`/`host`/`hostnames` value in a document, with its path. */
@@ -97,6 +119,18 @@ describe('shipped collector configurations', () => {
     expect(withDefaults((first.http as Doc).endpoint)).not.toBe(withDefaults(folded.endpoint));
   });
 
+  it('deploy/collector/scale-out.yaml routes by trace ID to two sidecars, the first at scale-out-sidecar.yaml’s default address', () => {
+    const tier1 = read(join(ROOT, 'deploy/collector/scale-out.yaml'));
+    const balancing = (tier1.exporters as Doc).loadbalancing as { routing_key: string; resolver: { static: { hostnames: string[] } } };
+    expect(balancing.routing_key).toBe('traceID');
+    const hostnames = balancing.resolver.static.hostnames;
+    expect(hostnames).toHaveLength(2);
+    expect(new Set(hostnames).size).toBe(2);
+    const sidecar = read(join(ROOT, 'deploy/collector/scale-out-sidecar.yaml'));
+    const grpc = (((sidecar.receivers as Doc).otlp as Doc).protocols as Doc).grpc as Doc;
+    expect(withDefaults(grpc.endpoint)).toBe(hostnames[0]);
+  });
+
   it('otel-collector-config.yaml names its span metrics as the alert rules expect', () => {
     const collector = read(join(ROOT, 'otel-collector-config.yaml'));
     const spanmetrics = (collector.connectors as Doc).spanmetrics as Doc;
@@ -121,57 +155,60 @@ describe.skipIf(!jaeger)(`jaeger validate${jaeger ? '' : ` (skipped: no Jaeger b
   const scratch = mkdtempSync(join(tmpdir(), 'agent-incidents-configs-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  const validate = (file: string): { status: number | null; output: string } => {
-    const result = spawnSync(jaeger!, ['validate', `--config=${file}`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-    return { status: result.status, output: `${result.stdout}${result.stderr}`.replace(/^.*application version.*\n/gm, '') };
-  };
-
   /** The component types this Jaeger build has, by kind. */
-  const available = ((): Record<Kind, Set<string>> => {
-    if (!jaeger) return Object.fromEntries(KINDS.map((k) => [k, new Set<string>()])) as Record<Kind, Set<string>>;
-    const listed = parse(spawnSync(jaeger, ['components'], { encoding: 'utf8', timeout: 60_000 }).stdout) as Record<string, { name: string }[]>;
-    return Object.fromEntries(KINDS.map((k) => [k, new Set((listed[k] ?? []).map((c) => c.name))])) as Record<Kind, Set<string>>;
-  })();
-
-  const missingIn = (file: string): string[] => {
-    const used = componentsOf(read(join(ROOT, file)));
-    return KINDS.flatMap((kind) => used[kind].filter((type) => !available[kind].has(type)).map((type) => `${kind}.${type}`));
-  };
+  const available = componentsIn(jaeger);
 
   for (const file of CONFIGS) {
-    const missing = jaeger ? missingIn(file) : [];
+    const missing = jaeger ? missingFrom(available, file) : [];
     if (missing.length > 0) {
-      it.skip(`${file} (skipped: needs ${[...new Set(missing)].join(', ')}, which this Jaeger build lacks; validate it with otelcol-contrib)`, () => {});
+      it.skip(`${file} (skipped: needs ${missing.join(', ')}, which this Jaeger build lacks; otelcol-lb validates it below)`, () => {});
       continue;
     }
     it(`${file} passes jaeger validate`, () => {
-      const { status, output } = validate(file);
+      const { status, output } = validateWith(jaeger!, file);
       expect(status, output).toBe(0);
     });
   }
 
-  it('deploy/collector/scale-out.yaml passes jaeger validate with its loadbalancing exporter replaced by otlp', () => {
-    const text = readFileSync(join(ROOT, 'deploy/collector/scale-out.yaml'), 'utf8');
-    const doc = parse(text) as Doc;
-    const exporters = doc.exporters as Doc;
-    const balancing = exporters.loadbalancing as { protocol: { otlp: Doc }; resolver: { static: { hostnames: string[] } } };
-    expect(balancing.resolver.static.hostnames.length).toBeGreaterThan(1);
-    // The otlp exporter takes the same options, plus the endpoint the resolver fills in.
-    delete exporters.loadbalancing;
-    exporters.otlp = { ...balancing.protocol.otlp, endpoint: balancing.resolver.static.hostnames[0] };
-    const pipelines = (doc.service as Doc).pipelines as Record<string, { exporters: string[] }>;
-    for (const pipeline of Object.values(pipelines)) pipeline.exporters = pipeline.exporters.map((e) => (e === 'loadbalancing' ? 'otlp' : e));
-    const copy = join(scratch, 'scale-out-without-loadbalancing.yaml');
-    writeFileSync(copy, JSON.stringify(doc)); // JSON is YAML
-    const { status, output } = validate(copy);
-    expect(status, output).toBe(0);
-  });
-
   it('rejects a broken configuration (the check is not vacuous)', () => {
     const broken = join(scratch, 'broken.yaml');
     writeFileSync(broken, readFileSync(join(ROOT, 'otel-collector-config.yaml'), 'utf8').replace('limit_mib:', 'limit_mebibytes:'));
-    const { status, output } = validate(broken);
+    const { status, output } = validateWith(jaeger!, broken);
     expect(status).not.toBe(0);
     expect(output).toContain('limit_mebibytes');
   });
 });
+
+const otelcolLb = otelcolLbBinary();
+
+describe.skipIf(!otelcolLb)(
+  `otelcol-lb validate${otelcolLb ? '' : ` (skipped: no otelcol-lb binary at ${OTELCOL_LB_PATH}; run scripts/ci/install-otelcol-lb.sh)`}`,
+  () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'agent-incidents-configs-lb-'));
+    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+    /** The component types of otelcol-lb, by kind. */
+    const available = componentsIn(otelcolLb);
+    /** The shipped configurations otelcol-lb has every component for. */
+    const covered = CONFIGS.filter((file) => otelcolLb && missingFrom(available, file).length === 0);
+
+    it('covers both scale-out tiers (the loadbalancing exporter is in the build)', () => {
+      expect(available.exporters.has('loadbalancing')).toBe(true);
+      expect(covered).toEqual(expect.arrayContaining(['deploy/collector/scale-out.yaml', 'deploy/collector/scale-out-sidecar.yaml']));
+    });
+
+    // As shipped: no component swapped, no option overridden.
+    it.each(covered)('%s passes otelcol-lb validate', (file) => {
+      const { status, output } = validateWith(otelcolLb!, file);
+      expect(status, output).toBe(0);
+    });
+
+    it('rejects a broken loadbalancing exporter (the check is not vacuous)', () => {
+      const broken = join(scratch, 'broken-scale-out.yaml');
+      writeFileSync(broken, readFileSync(join(ROOT, 'deploy/collector/scale-out.yaml'), 'utf8').replace('routing_key: traceID', 'routing_key: nonsense'));
+      const { status, output } = validateWith(otelcolLb!, broken);
+      expect(status).not.toBe(0);
+      expect(output).toContain('nonsense');
+    });
+  },
+);

@@ -1,7 +1,8 @@
 // `npm run test:e2e`: the tests under test/e2e/, which start Jaeger, the
-// collector, the gateway and Prometheus on 127.0.0.1 (scripts/ci/install-jaeger.sh
-// and scripts/ci/install-prometheus.sh first). `npm test` excludes them;
-// pipeline.test.ts also runs only with AGENT_INCIDENTS_E2E=1, set here.
+// collector, the gateway and Prometheus on 127.0.0.1 (scripts/ci/install-jaeger.sh,
+// scripts/ci/install-otelcol-lb.sh for the scale-out tiers, and
+// scripts/ci/install-prometheus.sh first). `npm test` excludes them;
+// pipeline.test.ts and scale-out.test.ts also run only with AGENT_INCIDENTS_E2E=1, set here.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
