@@ -1,134 +1,128 @@
 /**
- * Gateway soak and backpressure:
+ * The gateway's memory and event-loop delay under load, measured on the
+ * gateway's own process (the CLI, as operators run it, with the shipped
+ * deploy/collector/gateway.yaml and its persistent queue), fed by senders in
+ * this process:
  *
  *   npm run bench:gateway-load
  *
- * 1. Steady load: OTLP/protobuf requests of 10 runs (60 spans) at a fixed
- *    rate for LOAD_SECONDS (default 60) into an in-process gateway that
- *    forwards to a counting receiver; heap and RSS are sampled every 5 s.
- *    Flat memory means the last samples stay near the first ones.
- * 2. Upstream down: the same load with an upstream that refuses connections.
- *    The gateway must answer 429/503 with Retry-After once its bounds are
- *    reached, and its memory must stop growing.
+ * Three phases, each PHASE_SECONDS (default 30) with SENDERS requests in
+ * flight (default 8) of REQUEST_RUNS runs each (default 100 runs, 600 spans),
+ * as fast as the gateway answers (saturation: the worst case):
+ *
+ * 1. held:     traces are held (decision wait 10 min) until limits.maxHeldBytes
+ *              is reached; past it the gateway must answer 429.
+ * 2. backlog:  upstream down and no "upstream failing" refusal, so folded spans
+ *              pile up waiting upstream until the memory bounds refuse.
+ * 3. steady:   a working upstream at full speed.
+ *
+ * maxTraces, maxSpans and maxForwardBacklogSpans are raised so that memory is
+ * the bound that binds. Every 2 s it reads the gateway's /metrics: RSS
+ * (process_resident_memory_bytes) and the event-loop delay since the previous
+ * reading (monitorEventLoopDelay). It prints, per phase, `rss_peak_over_limit=`
+ * (peak RSS over limits.maxHeldBytes; must stay ≤ 1.5) and `event_loop_p99_ms=`
+ * (the worst 2-s window's p99 after the first, which holds the warm-up; must
+ * stay < 100). POOL distinct requests (default 400) are made before the phases
+ * start, so the senders' CPU does not compete with the gateway's while it is
+ * measured.
  */
-import { createServer } from 'node:http';
-import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { RunRecorder } from '../dist/index.js';
-import { createGateway } from '../dist/gateway/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, mib, readMetrics, requestPool, shippedConfig, sleep, startGateway, startUpstream } from './gateway-harness.mjs';
 
-const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
-const DOWN_SECONDS = Number(process.env.DOWN_SECONDS ?? 20);
-const SPANS_PER_SECOND = Number(process.env.SPANS_PER_SECOND ?? 3000);
+const PHASE_SECONDS = Number(process.env.PHASE_SECONDS ?? 30);
+const SENDERS = Number(process.env.SENDERS ?? 8);
+const REQUEST_RUNS = Number(process.env.REQUEST_RUNS ?? 100);
+const POOL = Number(process.env.POOL ?? 400);
 
-/** Makes requests of 10 fresh runs each: every request has new trace ids, as real traffic does. */
-function requestMaker() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const tracer = provider.getTracer('load-agent');
-  return () => {
-    exporter.reset();
-    for (let i = 0; i < 10; i += 1) {
-      const run = RunRecorder.start({ tracer, agentName: 'load' });
-      const attempt = run.startAttempt({ boundary: { tools: [{ name: 'read', sideEffects: 'read_only' }] } });
-      attempt.chunk('text-delta');
-      attempt.fail(Object.assign(new TypeError('terminated'), { cause: { code: 'UND_ERR_SOCKET' } }));
-      for (let t = 0; t < 4; t += 1) run.startTool({ name: 'read', sideEffects: 'read_only', attempt }).complete();
-      run.end();
+/** SENDERS senders, as fast as the gateway answers, for `seconds`; reads /metrics every 2 s. */
+async function drive(url, next, seconds) {
+  const statuses = new Map();
+  const samples = [];
+  const deadline = performance.now() + seconds * 1000;
+  let accepted = 0;
+  const sender = async () => {
+    while (performance.now() < deadline) {
+      const request = next();
+      let status = 'error';
+      try {
+        const response = await fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: request.body });
+        await response.arrayBuffer();
+        status = response.status;
+      } catch {
+        // counted as an error
+      }
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status === 200) accepted += request.spans;
+      // A refused sender backs off a little, as an OTLP exporter does (shorter than Retry-After, to keep the pressure on).
+      else await sleep(200);
     }
-    const spans = exporter.getFinishedSpans();
-    return { body: ProtobufTraceSerializer.serializeRequest(spans), spans: spans.length };
+  };
+  const sampler = (async () => {
+    while (performance.now() < deadline) {
+      await sleep(2_000);
+      try {
+        samples.push(await readMetrics(url));
+      } catch {
+        // a missed sample
+      }
+    }
+  })();
+  await Promise.all([...Array.from({ length: SENDERS }, sender), sampler]);
+  return { statuses, samples, accepted };
+}
+
+function report(phase, limit, result) {
+  const peak = Math.max(...result.samples.map((s) => s.rss));
+  const p99 = Math.max(...result.samples.map((s) => s.p99));
+  // The first window holds the process's warm-up (JIT compilation of every path): shown apart.
+  const warm = Math.max(...result.samples.slice(1).map((s) => s.p99));
+  const max = Math.max(...result.samples.map((s) => s.max));
+  console.log(`${phase}: answers ${JSON.stringify(Object.fromEntries(result.statuses))}, ${result.accepted} spans accepted in ${PHASE_SECONDS} s (${Math.round(result.accepted / PHASE_SECONDS)}/s)`);
+  console.log(`  rss MiB every 2 s: ${result.samples.map((s) => mib(s.rss)).join(' ')}`);
+  console.log(`  held (estimated) MiB: ${result.samples.map((s) => mib(s.held)).join(' ')}`);
+  console.log(`  event-loop p99 ms per 2 s: ${result.samples.map((s) => s.p99.toFixed(0)).join(' ')}`);
+  console.log(`${phase}_rss_peak_mib=${mib(peak)} limit_mib=${mib(limit)}`);
+  console.log(`${phase}_rss_peak_over_limit=${(peak / limit).toFixed(2)}`);
+  console.log(`${phase}_event_loop_p99_ms=${warm.toFixed(1)} (after the first 2 s; with it ${p99.toFixed(1)}; longest single delay ${max.toFixed(0)} ms)`);
+}
+
+const pool = requestPool(POOL, REQUEST_RUNS);
+let turn = 0;
+const next = () => pool[turn++ % pool.length];
+const dir = mkdtempSync(join(tmpdir(), 'gateway-load-'));
+const receiver = await startUpstream();
+const shipped = shippedConfig();
+const limit = shipped.limits.maxHeldBytes;
+
+/** The shipped config, on a free port, with memory the bound that binds. */
+function config(name, upstreamPort, hold) {
+  return {
+    ...shipped,
+    listen: { host: '127.0.0.1', port: 0 },
+    upstream: { ...shipped.upstream, endpoint: `http://127.0.0.1:${upstreamPort}/v1/traces`, maxBackoffMillis: 1000 },
+    hold: { ...shipped.hold, ...hold },
+    limits: { ...shipped.limits, maxTraces: 10_000_000, maxSpans: 100_000_000, maxForwardBacklogSpans: 100_000_000, upstreamFailingAttempts: 1_000_000_000 },
+    persistence: { ...shipped.persistence, directory: join(dir, `queue-${name}`), maxBytes: 16 * 1024 ** 3 },
+    shutdown: { timeoutMillis: 2000 },
   };
 }
 
-async function startReceiver() {
-  let spans = 0;
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      spans += 1;
-      response.end();
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { endpoint: `http://127.0.0.1:${server.address().port}/v1/traces`, get requests() { return spans; }, close: () => new Promise((r) => server.close(r)) };
+try {
+  console.log(`gateway-load: ${SENDERS} senders, ${REQUEST_RUNS} runs (${pool[0].spans} spans, ${(pool[0].body.length / 1024).toFixed(0)} KiB) a request, ${POOL} distinct requests, shipped limits (maxHeldBytes ${mib(limit)} MiB, maxRssBytes ${mib(shipped.limits.maxRssBytes)} MiB, maxEventLoopDelayMillis ${shipped.limits.maxEventLoopDelayMillis}), ${PHASE_SECONDS} s a phase`);
+  const held = await startGateway(dir, config('held', receiver.port, { decisionWaitMillis: 600_000, maxHoldMillis: 600_000 }));
+  report('held', limit, await drive(held.url, next, PHASE_SECONDS));
+  await held.stop();
+
+  const backlog = await startGateway(dir, config('backlog', await freePort(), { decisionWaitMillis: 100 }));
+  report('backlog', limit, await drive(backlog.url, next, PHASE_SECONDS));
+  await backlog.stop();
+
+  const steady = await startGateway(dir, config('steady', receiver.port, { decisionWaitMillis: 500 }));
+  report('steady', limit, await drive(steady.url, next, PHASE_SECONDS));
+  await steady.stop();
+} finally {
+  await receiver.close();
+  rmSync(dir, { recursive: true, force: true });
 }
-
-const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
-
-/** Sends at the fixed rate for `seconds`; returns status counts and memory samples. */
-async function drive(url, makeRequest, seconds, gateway) {
-  const statuses = new Map();
-  const samples = [];
-  const perRequest = makeRequest().spans;
-  const interval = (1000 * perRequest) / SPANS_PER_SECOND;
-  const start = performance.now();
-  let next = start;
-  let sent = 0;
-  let lastSample = start;
-  const inFlight = new Set();
-  while (performance.now() - start < seconds * 1000) {
-    const { body } = makeRequest();
-    sent += 1;
-    const request = fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body })
-      .then(async (response) => {
-        await response.arrayBuffer();
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      })
-      .catch(() => statuses.set('error', (statuses.get('error') ?? 0) + 1))
-      .finally(() => inFlight.delete(request));
-    inFlight.add(request);
-    if (performance.now() - lastSample >= 5000) {
-      lastSample = performance.now();
-      const memory = process.memoryUsage();
-      const m = gateway.metrics;
-      samples.push({ t: Math.round((lastSample - start) / 1000), heap: memory.heapUsed, rss: memory.rss, forwarded: m.spansForwarded, received: m.spansReceived });
-    }
-    next += interval;
-    const wait = next - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-  await Promise.all(inFlight);
-  return { statuses, samples, sent };
-}
-
-function report(label, result) {
-  console.log(`${label}: ${result.sent} requests (${SPANS_PER_SECOND} spans/s target); answers ${JSON.stringify(Object.fromEntries(result.statuses))}`);
-  for (const s of result.samples) console.log(`  t=${String(s.t).padStart(3)}s heap ${mb(s.heap)} MiB rss ${mb(s.rss)} MiB received ${s.received} forwarded ${s.forwarded}`);
-}
-
-const makeRequest = requestMaker();
-global.gc?.();
-
-// 1. Steady load.
-const receiver = await startReceiver();
-const steady = await createGateway({ listen: { host: '127.0.0.1', port: 0 }, upstream: { endpoint: receiver.endpoint }, hold: { decisionWaitMillis: 500, tickMillis: 100 } });
-const load = await drive(`${steady.url}/v1/traces`, makeRequest, LOAD_SECONDS, steady);
-await steady.flush();
-report(`steady load for ${LOAD_SECONDS} s`, load);
-const heaps = load.samples.map((s) => s.heap);
-const firstHalf = heaps.slice(1, Math.ceil(heaps.length / 2));
-const secondHalf = heaps.slice(Math.ceil(heaps.length / 2));
-const avg = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-console.log(`  forwarded ${steady.metrics.spansForwarded} (dropped ${steady.metrics.spansDropped}) of ${steady.metrics.spansReceived} received spans; heap first half ${mb(avg(firstHalf))} MiB, second half ${mb(avg(secondHalf))} MiB`);
-console.log(`steady_heap_growth_ratio=${(avg(secondHalf) / avg(firstHalf)).toFixed(2)}`);
-await steady.close();
-await receiver.close();
-
-// 2. Upstream down: nothing listens on port 1.
-global.gc?.();
-const down = await createGateway({
-  listen: { host: '127.0.0.1', port: 0 },
-  upstream: { endpoint: 'http://127.0.0.1:1/v1/traces', maxAttempts: 1000, maxBackoffMillis: 1000 },
-  hold: { decisionWaitMillis: 500, tickMillis: 100 },
-  limits: { maxForwardBacklogSpans: 20_000, maxSpans: 20_000 },
-});
-const refused = await drive(`${down.url}/v1/traces`, makeRequest, DOWN_SECONDS, down);
-report(`upstream down for ${DOWN_SECONDS} s`, refused);
-const accepted = refused.statuses.get(200) ?? 0;
-const pushedBack = (refused.statuses.get(429) ?? 0) + (refused.statuses.get(503) ?? 0);
-console.log(`  accepted ${accepted} requests, pushed back ${pushedBack} with 429/503; held ${down.metrics.spansReceived} spans at most (bound 20000 + 20000 backlog)`);
-const downHeaps = refused.samples.map((s) => s.heap);
-console.log(`upstream_down_heap_last_vs_peak=${(downHeaps.at(-1) / Math.max(...downHeaps)).toFixed(2)} pushed_back_requests=${pushedBack}`);
-// Do not wait for a dead upstream at exit.
-process.exit(0);

@@ -86,6 +86,19 @@ export const GATEWAY_CONFIG = z
         retryAfterSeconds: positiveInt.max(86_400).default(5),
         /** Spans, events, links and attributes one protobuf request may decode to (a 2-byte empty span costs hundreds in memory). @default 524288 */
         maxRequestItems: positiveInt.default(512 * 1024),
+        /**
+         * Resident memory of the gateway's process past which new requests get
+         * 503, as the collector's memory_limiter does: what the estimate of
+         * `maxHeldBytes` misses (garbage not yet collected, buffers) cannot
+         * push the process past it. Unset: no check. @default unset
+         */
+        maxRssBytes: positiveInt.optional(),
+        /**
+         * Event-loop delay past which new requests get 503 until it falls: a
+         * saturated gateway sheds load instead of making every request wait.
+         * Unset: no check (the shipped config sets 50). @default unset
+         */
+        maxEventLoopDelayMillis: positiveInt.optional(),
         /** Open client connections; more are closed at once. @default 1024 */
         maxConnections: positiveInt.default(1024),
         /** Time a client has to send a request's headers (a slowloris is cut here). @default 10000 */

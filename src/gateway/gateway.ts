@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { diag } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { DecodedSpan } from '../otlp/otlp-json-spans.js';
@@ -26,6 +27,7 @@ import { judgeTrace } from './judge-trace.js';
 import { ReleasedRuns } from './released-runs.js';
 import { ResourceCache } from './resource-cache.js';
 import { GatewayMetrics } from './gateway-metrics.js';
+import { LoadGauge } from './load-gauge.js';
 import { readBody } from './request-body.js';
 import type { SpillBodyType, SpillRecord } from './spill-log.js';
 import { SpillLog, SpillLogFullError, SpillLogLockedError } from './spill-log.js';
@@ -48,8 +50,10 @@ export interface Gateway {
 }
 
 const PROTOBUF = 'application/x-protobuf';
-/** Spans per upstream request: big enough to amortize HTTP, small enough to stay well under body limits. */
-const FORWARD_BATCH_SPANS = 2048;
+/** Spans per upstream request: big enough to amortize HTTP, small enough to encode in a few milliseconds. */
+const FORWARD_BATCH_SPANS = 512;
+/** Longest stretch of folding before the event loop gets a turn. */
+const SLICE_MILLIS = 10;
 const JSON_TYPE = 'application/json';
 /** Stored segments are read back while what is held stays under this share of `limits.maxHeldBytes`. */
 const RECOVERY_SHARE = 0.5;
@@ -165,6 +169,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       let batch: ReadableSpan[] = [];
       let records: (SpillRecord | undefined)[] = [];
       const now = Date.now();
+      let slice = performance.now();
       for (const trace of store.takeReady(now, all)) {
         try {
           const judged = judgeTrace(trace.spans, judge, now);
@@ -181,8 +186,11 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
           forwarder.send(batch, records);
           batch = [];
           records = [];
-          // Folding is synchronous: let requests in between big batches.
+        }
+        if (performance.now() - slice >= SLICE_MILLIS) {
+          // Folding and encoding are synchronous: let requests in between, so none waits long behind a big pass.
           await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
         }
       }
       forwarder.send(batch, records);
@@ -195,6 +203,11 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     return folding;
   };
   // A tick while a pass still runs is skipped: passes must not pile up behind a slow fold.
+  // How long requests wait behind synchronous work (decoding, folding): served at /metrics.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  const gauge = new LoadGauge();
+  gauge.start();
   const tick = setInterval(() => {
     if (!releasing) void release(false);
   }, config.hold.tickMillis);
@@ -216,6 +229,18 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       request.resume();
       metrics.refused('unsupported', 0);
       return refuse(response, 415, `content-type must be ${PROTOBUF} or ${JSON_TYPE}`);
+    }
+    // Cheap refusals first, before the body is read and decoded.
+    const lag = limits.maxEventLoopDelayMillis === undefined ? 0 : gauge.lagMillis();
+    if (limits.maxEventLoopDelayMillis !== undefined && lag > limits.maxEventLoopDelayMillis) {
+      request.resume();
+      metrics.refused('busy', 0);
+      return refuse(response, 503, `gateway is busy (event loop ${Math.round(lag)} ms behind)`, later);
+    }
+    if (limits.maxRssBytes !== undefined && gauge.rssBytes() > limits.maxRssBytes) {
+      request.resume();
+      metrics.refused('memory', 0);
+      return refuse(response, 503, 'gateway process is at limits.maxRssBytes', later);
     }
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared <= limits.maxBodyBytes && heldBytes() + declared > limits.maxHeldBytes) {
@@ -307,7 +332,17 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       request.resume();
       if (path === '/healthz' && request.method === 'GET') return answer(response, closing ? 503 : 200, closing ? 'closing\n' : 'ok\n', 'text/plain');
       if (path === '/metrics' && request.method === 'GET') {
-        const held = { traces: store.traces, spans: store.spans, bytes: heldBytes(), backlogSpans: forwarder.backlogSpans, persistedBytes: spill?.bytes ?? 0 };
+        const held = {
+          traces: store.traces,
+          spans: store.spans,
+          bytes: heldBytes(),
+          backlogSpans: forwarder.backlogSpans,
+          persistedBytes: spill?.bytes ?? 0,
+          eventLoopDelayP99Seconds: loopDelay.count > 0 ? loopDelay.percentile(99) / 1e9 : 0,
+          eventLoopDelayMaxSeconds: loopDelay.count > 0 ? loopDelay.max / 1e9 : 0,
+        };
+        // Each scrape reads the delay since the previous one.
+        loopDelay.reset();
         return answer(response, 200, metrics.render(held), 'text/plain; version=0.0.4');
       }
       return refuse(response, path === '/v1/traces' ? 405 : 404, path === '/v1/traces' ? 'use POST' : 'not found');
@@ -329,6 +364,9 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       resolve();
     });
   }).catch(async (error: unknown) => {
+    clearInterval(tick);
+    loopDelay.disable();
+    gauge.stop();
     await spill?.close();
     throw error;
   });
@@ -344,6 +382,8 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   const close = async (): Promise<void> => {
     closing = true;
     clearInterval(tick);
+    loopDelay.disable();
+    gauge.stop();
     const deadline = Date.now() + config.shutdown.timeoutMillis;
     const remaining = (): number => Math.max(0, deadline - Date.now());
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));

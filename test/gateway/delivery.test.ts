@@ -217,6 +217,31 @@ describe('protocol limits', () => {
     expect(statuses.filter((s) => s === 200).length).toBeLessThan(10);
   });
 
+  it('sheds load with 503 while its event loop lags past limits.maxEventLoopDelayMillis, and takes requests again after', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { limits: { maxEventLoopDelayMillis: 20 } });
+    const pending = post(gateway, request([1]));
+    // Block this process's event loop, as a saturated gateway's is.
+    const until = performance.now() + 150;
+    while (performance.now() < until);
+    const response = await pending;
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(await response.text()).toContain('busy');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await post(gateway, request([2]))).status).toBe(200);
+    expect(gateway.metrics.refusedSpans.get('busy')).toBe(0);
+  });
+
+  it('answers 503 while the process is past limits.maxRssBytes', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { limits: { maxRssBytes: 1 } });
+    const response = await post(gateway, request([1]));
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain('maxRssBytes');
+    expect(await (await fetch(`${gateway.url}/metrics`)).text()).toContain('agent_incidents_gateway_spans_refused_total{reason="memory"} 0');
+  });
+
   it('answers 400, not 500, to JSON values nested deeper than any sender nests them', async () => {
     const upstream = await upstreamOn();
     const gateway = await gatewayTo(upstream.port);
