@@ -3,7 +3,7 @@
  * provider → IncidentSpanProcessor → in-memory exporter. Each row also checks
  * that the runtime's in-process verdict equals what was exported.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { attributes, incidentAttributes } from '../src/index.js';
 import type { RunRecorder } from '../src/index.js';
 import { createPipeline, errors, LOCAL_TOOLS } from './support/harness.js';
@@ -600,15 +600,29 @@ describe('row 32: a run span that never ends', () => {
     expect(pipeline.runSpans()[0]?.attributes['incident.outcome']).toBe('incomplete');
   });
 
-  it('is finalized once it is older than maxRunAgeMillis', () => {
+  it('is finalized once the processor has tracked it for longer than maxRunAgeMillis', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const pipeline = createPipeline({ maxRunAgeMillis: 60_000 });
+      const stale = pipeline.tracer.startSpan('invoke_agent stale', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } });
+      // Two hours pass with the run open: the next span start sweeps it.
+      vi.setSystemTime(Date.now() + 2 * 3600_000);
+      pipeline.tracer.startSpan('unrelated').end();
+      expect(pipeline.runSpans()[0]?.attributes['incident.cause']).toBe('crash_or_restart_incomplete');
+      expect(stale.isRecording()).toBe(false);
+      expect(pipeline.processor.stats().openRuns).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('is not finalized at once for having started in the past (a retroactive span): its age counts from when the processor saw it', () => {
     const pipeline = createPipeline({ maxRunAgeMillis: 60_000 });
-    // Started two hours ago: the next span start sweeps it.
-    const old = Date.now() - 2 * 3600_000;
-    const stale = pipeline.tracer.startSpan('invoke_agent stale', { attributes: { 'gen_ai.operation.name': 'invoke_agent' }, startTime: old });
+    const run = pipeline.tracer.startSpan('invoke_agent replayed', { attributes: { 'gen_ai.operation.name': 'invoke_agent' }, startTime: Date.now() - 2 * 3600_000 });
     pipeline.tracer.startSpan('unrelated').end();
-    expect(pipeline.runSpans()[0]?.attributes['incident.cause']).toBe('crash_or_restart_incomplete');
-    expect(stale.isRecording()).toBe(false);
-    expect(pipeline.processor.stats().openRuns).toBe(0);
+    expect(pipeline.runSpans()).toHaveLength(0);
+    run.end();
+    expect(pipeline.runSpans()[0]?.attributes['incident.outcome']).toBe('success');
   });
 });
 

@@ -40,6 +40,13 @@ export interface SpanStart {
   readonly spanId: string;
   readonly parentSpanId?: string;
   readonly startMillis: number;
+  /**
+   * When the edge began tracking the span, on the edge's own clock (epoch
+   * ms). A run's age is measured from it, not from the span's start time: a
+   * span started in the past (a retroactive or replayed span) is not old on
+   * arrival. @default startMillis
+   */
+  readonly trackedMillis?: number;
 }
 
 /** What ending a span gave: the verdict of a run, or of a failed attempt. */
@@ -86,8 +93,8 @@ export class RunFolder<H extends LiveSpan> {
     return this.#runs.owner(spanId) !== undefined;
   }
 
-  /** The oldest open run: its handle and start. */
-  oldestRun(): { readonly handle: H; readonly spanId: string; readonly startMillis: number } | undefined {
+  /** The open run tracked longest: its handle, start and when tracking began. */
+  oldestRun(): { readonly handle: H; readonly spanId: string; readonly startMillis: number; readonly trackedMillis: number } | undefined {
     return this.#runs.oldest();
   }
 
@@ -96,9 +103,9 @@ export class RunFolder<H extends LiveSpan> {
     return this.#runs.all().map((run) => ({ handle: run.handle, spanId: run.spanId }));
   }
 
-  /** Handles of the runs older than `maxAgeMillis` at `now`, oldest first. */
+  /** Handles of the runs tracked for longer than `maxAgeMillis` at `now`, oldest first. */
   runsOlderThan(now: number, maxAgeMillis: number): { readonly handle: H; readonly spanId: string }[] {
-    return this.#runs.all().filter((run) => now - run.startMillis > maxAgeMillis).map((run) => ({ handle: run.handle, spanId: run.spanId }));
+    return this.#runs.all().filter((run) => now - run.trackedMillis > maxAgeMillis).map((run) => ({ handle: run.handle, spanId: run.spanId }));
   }
 
   /**
@@ -277,6 +284,7 @@ export class RunFolder<H extends LiveSpan> {
       parent,
       parentSpanId: start.parentSpanId,
       startMillis: start.startMillis,
+      trackedMillis: start.trackedMillis ?? start.startMillis,
       policy,
       facts: [],
       attempts: [],

@@ -41,6 +41,8 @@ export interface RunState<H> {
   /** The span this run's span is a child of, for placing its side effects in its parent. */
   readonly parentSpanId?: string;
   readonly startMillis: number;
+  /** When the edge began tracking the run (its clock): ages count from here. */
+  readonly trackedMillis: number;
   /** The verdict rules of this run, when they are not the fold's (a recorder's own policy). */
   readonly policy?: Policy;
   readonly facts: Fact[];

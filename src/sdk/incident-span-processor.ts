@@ -170,11 +170,11 @@ export class IncidentSpanProcessor implements SpanProcessor {
   #start(span: Span, parentContext: Context | undefined): void {
     const now = Date.now();
     const oldest = this.#folder.oldestRun();
-    if (oldest && now - oldest.startMillis > this.#options.maxRunAgeMillis) this.#sweep(now);
+    if (oldest && now - oldest.trackedMillis > this.#options.maxRunAgeMillis) this.#sweep(now);
     const evicted = this.#folder.evictedRuns;
     const parentSpanId = span.parentSpanContext?.spanId;
     if (parentSpanId !== undefined && !this.#folder.isTracked(parentSpanId)) this.#lateRun(parentSpanId, parentContext);
-    this.#folder.start({ spanId: span.spanContext().spanId, parentSpanId, startMillis: hrTimeToMillis(span.startTime) }, span);
+    this.#folder.start({ spanId: span.spanContext().spanId, parentSpanId, startMillis: hrTimeToMillis(span.startTime), trackedMillis: now }, span);
     if (evicted === 0 && this.#folder.evictedRuns > 0) {
       diag.warn(`IncidentSpanProcessor: maxOpenRuns (${this.#options.maxOpenRuns}) reached; dropping the facts of the oldest runs (their spans are still exported). Further evictions are counted, not logged.`);
     }

@@ -21,8 +21,10 @@ export interface IncidentSpanProcessorOptions {
    */
   readonly maxOpenRuns?: number;
   /**
-   * Age after which a run span that never ended is ended by the processor and
-   * exported as `incomplete` / `crash_or_restart_incomplete` (`run_never_ended`).
+   * Time after which a run span that never ended is ended by the processor and
+   * exported as `incomplete` / `crash_or_restart_incomplete` (`run_never_ended`),
+   * counted from when the processor saw the run start (not from the span's
+   * own start time). Any length: a run may last weeks.
    * @default 1800000 (30 minutes)
    */
   readonly maxRunAgeMillis?: number;
@@ -108,7 +110,8 @@ const optionsSchema = z
   .object({
     policy: policySchema,
     maxOpenRuns: z.number().int().min(1).max(10_000_000),
-    maxRunAgeMillis: z.number().int().min(1).max(2 ** 31 - 1),
+    // Compared with a clock, never put in a timer: a run may last weeks (2^31 ms is 24.8 days).
+    maxRunAgeMillis: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
     sweepIntervalMillis: z.number().int().min(0).max(2 ** 31 - 1),
     meterProvider: z.custom<MeterProvider>((v) => typeof (v as MeterProvider | undefined)?.getMeter === 'function', {
       message: 'expected a MeterProvider (an object with getMeter)',
