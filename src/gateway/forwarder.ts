@@ -9,8 +9,8 @@
  * stays in the queue on disk for the next start.
  */
 import { diag } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import type { EncodableSpan } from '../otlp/otlp-encode.js';
+import { encodeTraceRequestJson, encodeTraceRequestProtobuf } from '../otlp/otlp-encode.js';
 import type { GatewayConfig } from './config.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import type { SpillRecord } from './spill-log.js';
@@ -85,13 +85,13 @@ export class Forwarder {
    * Queues `spans` for delivery; `records[i]` is the stored request of
    * `spans[i]`, released once the span is delivered or given up.
    */
-  send(spans: readonly ReadableSpan[], records: readonly (SpillRecord | undefined)[] = []): void {
+  send(spans: readonly EncodableSpan[], records: readonly (SpillRecord | undefined)[] = []): void {
     if (spans.length === 0) return;
     const byRecord = new Map<SpillRecord, number>();
     for (const record of records) if (record) byRecord.set(record, (byRecord.get(record) ?? 0) + 1);
     let body: Uint8Array | undefined;
     try {
-      body = this.#config.encoding === 'json' ? JsonTraceSerializer.serializeRequest([...spans]) : ProtobufTraceSerializer.serializeRequest([...spans]);
+      body = this.#config.encoding === 'json' ? encodeTraceRequestJson(spans) : encodeTraceRequestProtobuf(spans);
     } catch (error) {
       diag.error('agent-incidents gateway: spans could not be encoded', error);
       body = undefined;

@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { diag } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { DecodedSpan } from '../otlp/otlp-json-spans.js';
 import { decodeOtlpJsonSpans, OtlpNestingError } from '../otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest, encodeExportTraceResponse, ProtobufDecodeError, ProtobufItemLimitError } from '../otlp/otlp-protobuf.js';
@@ -21,6 +20,7 @@ import { resolvePolicy } from '../derive/policy.js';
 import type { GatewayConfig, GatewayConfigInput } from './config.js';
 import { GatewayConfigError, resolveGatewayConfig } from './config.js';
 import { decodedRequestBytes } from './decoded-size.js';
+import type { ForwardedSpan } from './forwarded-span.js';
 import { Forwarder } from './forwarder.js';
 import type { TraceJudgeOptions } from './judge-trace.js';
 import { judgeTrace } from './judge-trace.js';
@@ -32,6 +32,7 @@ import { readBody } from './request-body.js';
 import type { SpillBodyType, SpillRecord } from './spill-log.js';
 import { SpillLog, SpillLogFullError, SpillLogLockedError } from './spill-log.js';
 import { TraceStore } from './trace-store.js';
+import { Turns } from './turns.js';
 
 /** A running gateway. */
 export interface Gateway {
@@ -51,9 +52,9 @@ export interface Gateway {
 
 const PROTOBUF = 'application/x-protobuf';
 /** Spans per upstream request: big enough to amortize HTTP, small enough to encode in a few milliseconds. */
-const FORWARD_BATCH_SPANS = 512;
+const FORWARD_BATCH_SPANS = 256;
 /** Longest stretch of folding before the event loop gets a turn. */
-const SLICE_MILLIS = 10;
+const SLICE_MILLIS = 5;
 const JSON_TYPE = 'application/json';
 /** Stored segments are read back while what is held stays under this share of `limits.maxHeldBytes`. */
 const RECOVERY_SHARE = 0.5;
@@ -166,7 +167,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     folding = folding.then(async () => {
       recover();
       // Folded traces go upstream together, in requests of up to FORWARD_BATCH_SPANS spans.
-      let batch: ReadableSpan[] = [];
+      let batch: ForwardedSpan[] = [];
       let records: (SpillRecord | undefined)[] = [];
       const now = Date.now();
       let slice = performance.now();
@@ -222,6 +223,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     answer(response, status, JSON.stringify({ code: status, message }), JSON_TYPE, headers);
   };
   const later = { 'retry-after': String(limits.retryAfterSeconds) };
+  const turns = new Turns();
 
   const receive = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
@@ -255,14 +257,17 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       return refuse(response, body.status, body.message, body.status === 413 ? { connection: 'close' } : {});
     }
     readingBytes += body.body.length;
+    const done = await turns.take();
     try {
-      await hold(type === PROTOBUF ? 'protobuf' : 'json', body.body, response);
+      await hold(type === PROTOBUF ? 'protobuf' : 'json', body.body, response, done);
     } finally {
+      done();
       readingBytes -= body.body.length;
     }
   };
 
-  const hold = async (type: SpillBodyType, body: Buffer, response: ServerResponse): Promise<void> => {
+  /** Decodes, checks and holds a body; `endTurn` lets the next body be decoded once the synchronous part is over. */
+  const hold = async (type: SpillBodyType, body: Buffer, response: ServerResponse, endTurn: () => void): Promise<void> => {
     const decoded = decodeBody(type, body, limits.maxRequestItems);
     if (!decoded.ok) {
       metrics.refused(decoded.status === 413 ? 'too_large' : 'malformed', 0);
@@ -298,6 +303,8 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       metrics.refused('capacity', spans.length);
       return refuse(response, 429, 'gateway is holding as much as it may', later);
     }
+    // The synchronous part is over: the next body may be decoded while this one is written.
+    endTurn();
     let record: SpillRecord | undefined;
     if (spill && spans.length > 0) {
       try {

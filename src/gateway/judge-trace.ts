@@ -5,7 +5,6 @@
  * spans ready to encode. No tracer provider, no replay: the spans go out with
  * the ids, times, resource and scope they came with.
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { ConventionAdapter } from '../conventions/adapter.js';
 import { attemptVerdictAttributes, incidentAttributes, runSpanStatus } from '../derive/incident-attributes.js';
 import type { Policy } from '../derive/policy.js';
@@ -32,8 +31,8 @@ export interface TraceJudgeOptions {
 
 /** A judged trace. */
 export interface JudgedTrace {
-  /** The spans to forward, sanitized. */
-  readonly spans: ReadableSpan[];
+  /** The spans to forward, sanitized (in the `ReadableSpan` shape too). */
+  readonly spans: ForwardedSpan[];
   /** The outcome (and cause) of every run judged in the trace, or judged upstream. */
   readonly outcomes: { readonly outcome: string; readonly cause?: string }[];
   /** Redactions made, by kind. */
@@ -56,9 +55,9 @@ export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudge
   options.released.remember(fold.judgedRuns, fold.standIns, fold.orphanedNested, now);
   const outcomes: JudgedTrace['outcomes'] = [];
   const tally = createTally();
-  const spans: ReadableSpan[] = [];
+  const spans: ForwardedSpan[] = [];
   for (const decoded of received) {
-    const span = forwardedSpan(decoded, options.resources.of(decoded.resource));
+    const span = forwardedSpan(decoded, options.resources.envelopeOf(decoded));
     const prejudged = typeof decoded.attributes[K.ATTR_INCIDENT_OUTCOME] === 'string';
     const incident = fold.runs.get(decoded.spanId);
     if (incident && !prejudged) writeRunVerdict(span, incident);
@@ -75,7 +74,7 @@ export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudge
       outcomes.push({ outcome, cause: typeof cause === 'string' ? cause : undefined });
     }
     sanitize(span, options.sanitizer, tally);
-    spans.push(span as unknown as ReadableSpan);
+    spans.push(span);
   }
   return { spans, outcomes, redactions: tally.byKind };
 }

@@ -5,8 +5,26 @@
  */
 import type { SpanView } from '../conventions/span-view.js';
 
-/** A decoded attribute value. Maps (`kvlistValue`) become JSON strings; bytes stay bytes (sanitization reads them as UTF-8). */
-export type DecodedValue = string | number | boolean | Uint8Array | DecodedValue[] | undefined;
+/**
+ * A decoded attribute value. Maps (`kvlistValue`) become JSON strings; bytes
+ * stay bytes (sanitization reads them as UTF-8); an `intValue` beyond ±2^53
+ * stays exact as a bigint.
+ */
+export type DecodedValue = string | number | bigint | boolean | Uint8Array | DecodedValue[] | undefined;
+
+/** A resource's or scope's own fields besides its attributes, shared by the spans under it. */
+export interface DecodedEnvelope {
+  readonly droppedAttributesCount?: number;
+  /** The `schema_url` of the `ResourceSpans` or `ScopeSpans` message. */
+  readonly schemaUrl?: string;
+}
+
+/** An instrumentation scope as received, shared by the spans under it. */
+export interface DecodedScope extends DecodedEnvelope {
+  readonly name: string;
+  readonly version?: string;
+  readonly attributes: Record<string, DecodedValue>;
+}
 
 /** One decoded span. Times are epoch nanoseconds. */
 export interface DecodedSpan {
@@ -27,7 +45,18 @@ export interface DecodedSpan {
     /** Attributes the sender's SDK dropped from the event. */
     readonly droppedAttributesCount?: number;
   }[];
-  readonly links: readonly { readonly traceId: string; readonly spanId: string; readonly attributes: Record<string, DecodedValue> }[];
+  readonly links: readonly {
+    readonly traceId: string;
+    readonly spanId: string;
+    readonly traceState?: string;
+    readonly flags?: number;
+    readonly attributes: Record<string, DecodedValue>;
+    readonly droppedAttributesCount?: number;
+  }[];
+  /** W3C trace state, as sent. */
+  readonly traceState?: string;
+  /** OTLP span flags (trace flags, and whether the parent is remote), as sent. */
+  readonly flags?: number;
   /** Attributes the sender's SDK dropped (span limits). */
   readonly droppedAttributesCount?: number;
   /** Events the sender's SDK dropped (span limits drop the oldest: a fact may be among them). */
@@ -39,7 +68,11 @@ export interface DecodedSpan {
   readonly statusMessage?: string;
   readonly scopeName?: string;
   readonly scopeVersion?: string;
+  /** The whole scope (attributes, schema URL, dropped count), one object per `ScopeSpans`. */
+  readonly scope?: DecodedScope;
   readonly resource: Record<string, DecodedValue>;
+  /** The resource's dropped count and schema URL, one object per `ResourceSpans`. */
+  readonly resourceEnvelope?: DecodedEnvelope;
 }
 
 type Json = Record<string, unknown>;
@@ -78,6 +111,11 @@ function count(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
+/** A fixed32 the sender set (span and link flags), or undefined. */
+function flagsOf(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 0xffffffff ? value : undefined;
+}
+
 function nanos(value: unknown): bigint | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   try {
@@ -88,24 +126,51 @@ function nanos(value: unknown): bigint | undefined {
   }
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * An `intValue`: a number while a double holds it exactly, past ±2^53 an exact
+ * bigint (from its digits when it came as text, as OTLP/JSON and the protobuf
+ * decoder give it). An integral number past int64 (a JSON encoder's quirk)
+ * stays the double it is.
+ */
+function int64Of(raw: unknown): DecodedValue {
+  if (typeof raw === 'string') {
+    try {
+      const exact = BigInt(raw.trim());
+      if (exact >= INT64_MIN && exact <= INT64_MAX) return exact >= -SAFE_MAX && exact <= SAFE_MAX ? Number(exact) : exact;
+    } catch {
+      // not an integer's digits: read as a number below
+    }
+  }
+  const n = Number(raw);
+  if (!Number.isFinite(n)) return undefined;
+  if (Number.isSafeInteger(n) || !Number.isInteger(n) || n < -(2 ** 63) || n >= 2 ** 63) return n;
+  return BigInt(n);
+}
+
 function decodeValue(raw: unknown, depth = 0): DecodedValue {
   if (depth > MAX_VALUE_DEPTH) throw new OtlpNestingError();
   const value = objectOf(raw);
   if (typeof value.stringValue === 'string') return value.stringValue;
   if (typeof value.boolValue === 'boolean') return value.boolValue;
   if (typeof value.doubleValue === 'number') return value.doubleValue;
-  if (value.intValue !== undefined) {
-    const n = Number(value.intValue);
-    return Number.isFinite(n) ? n : undefined;
-  }
+  if (value.intValue !== undefined) return int64Of(value.intValue);
   if (value.arrayValue !== undefined) return listOf(objectOf(value.arrayValue).values).map((item) => decodeValue(item, depth + 1));
-  if (value.kvlistValue !== undefined) return JSON.stringify(attributesOf(objectOf(value.kvlistValue).values, depth + 1));
+  if (value.kvlistValue !== undefined) return decodedJson(attributesOf(objectOf(value.kvlistValue).values, depth + 1));
   if (typeof value.bytesValue === 'string') return new Uint8Array(Buffer.from(value.bytesValue, 'base64'));
   return undefined;
 }
 
-/** A value a span attribute can hold (an OpenTelemetry `AttributeValue`, without `null`s). */
-export type SpanAttributeValue = string | number | boolean | Uint8Array | string[] | number[] | boolean[];
+/** JSON text of decoded values: an exact int64 (bigint) as its digits, bytes as their UTF-8 text. */
+export function decodedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v));
+}
+
+/** A value a forwarded span attribute can hold (an OpenTelemetry `AttributeValue` without `null`s, plus bytes and exact int64). */
+export type SpanAttributeValue = string | number | bigint | boolean | Uint8Array | string[] | number[] | boolean[];
 
 /** Decoded attributes as span attributes: nested values dropped from arrays, absent values left out. */
 export function spanAttributesOf(map: Record<string, DecodedValue>): Record<string, SpanAttributeValue> {
@@ -134,9 +199,18 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
   const spans: DecodedSpan[] = [];
   for (const resourceSpans of listOf(objectOf(request).resourceSpans)) {
     const resource = attributesOf(objectOf(resourceSpans.resource).attributes);
+    const resourceEnvelope: DecodedEnvelope = { droppedAttributesCount: count(objectOf(resourceSpans.resource).droppedAttributesCount), schemaUrl: text(resourceSpans.schemaUrl) || undefined };
     for (const scopeSpans of listOf(resourceSpans.scopeSpans)) {
-      const scopeName = text(objectOf(scopeSpans.scope).name);
-      const scopeVersion = text(objectOf(scopeSpans.scope).version) || undefined;
+      const rawScope = objectOf(scopeSpans.scope);
+      const scopeName = text(rawScope.name);
+      const scopeVersion = text(rawScope.version) || undefined;
+      const scope: DecodedScope = {
+        name: scopeName ?? '',
+        version: scopeVersion,
+        attributes: attributesOf(rawScope.attributes),
+        droppedAttributesCount: count(rawScope.droppedAttributesCount),
+        schemaUrl: text(scopeSpans.schemaUrl) || undefined,
+      };
       for (const span of listOf(scopeSpans.spans)) {
         const spanId = text(span.spanId)?.toLowerCase();
         const traceId = text(span.traceId)?.toLowerCase();
@@ -165,8 +239,13 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
             .map((link) => ({
               traceId: (text(link.traceId) as string).toLowerCase(),
               spanId: (text(link.spanId) as string).toLowerCase(),
+              traceState: text(link.traceState) || undefined,
+              flags: flagsOf(link.flags),
               attributes: attributesOf(link.attributes),
+              droppedAttributesCount: count(link.droppedAttributesCount),
             })),
+          traceState: text(span.traceState) || undefined,
+          flags: flagsOf(span.flags),
           droppedAttributesCount: count(span.droppedAttributesCount),
           droppedEventsCount: count(span.droppedEventsCount),
           droppedLinksCount: count(span.droppedLinksCount),
@@ -174,7 +253,9 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
           statusMessage: text(status.message) || undefined,
           scopeName,
           scopeVersion,
+          scope,
           resource,
+          resourceEnvelope,
         });
       }
     }

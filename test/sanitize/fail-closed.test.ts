@@ -120,7 +120,7 @@ describe('the gateway scrubs what it used to forward as it came', () => {
     const span = spans[0]!;
     const text = JSON.stringify(
       { attributes: span.attributes, events: span.events, resource: span.resource.attributes, scope: span.instrumentationScope },
-      (_k, v: unknown) => (v instanceof Uint8Array ? new TextDecoder().decode(v) : v),
+      (_k, v: unknown) => (v instanceof Uint8Array ? new TextDecoder().decode(v) : typeof v === 'bigint' ? v.toString() : v),
     );
     expect(text).not.toContain(secret);
     expect(text).not.toContain(home);

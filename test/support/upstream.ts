@@ -23,7 +23,8 @@ export async function startUpstream(statuses: number[] = [], port = 0) {
       if (status === 200) {
         const body = Buffer.concat(chunks);
         bodies.push(body);
-        received.push(...decodeOtlpJsonSpans(decodeExportTraceRequest(body)));
+        const json = (request.headers['content-type'] ?? '').startsWith('application/json');
+        received.push(...decodeOtlpJsonSpans(json ? (JSON.parse(body.toString('utf8')) as unknown) : decodeExportTraceRequest(body)));
       }
       response.writeHead(status, status === 503 ? { 'retry-after': '0' } : {});
       response.end();
