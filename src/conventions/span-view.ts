@@ -37,6 +37,12 @@ export interface SpanView {
   readonly statusMessage?: string;
   /** Name of the instrumentation scope (the tracer) that made the span. */
   readonly scopeName?: string;
+  /**
+   * The span's parent is in another process (OTLP span flags say so). A
+   * missing remote parent is not a run span that may still come, nor one to
+   * stand in for: that process judges its own runs. @default false (unknown)
+   */
+  readonly parentIsRemote?: boolean;
   /** Events the SDK dropped (span limits drop the oldest). A fact may be among them. @default 0 */
   readonly droppedEventsCount?: number;
   /** Attributes the SDK dropped (span limits). @default 0 */

@@ -90,7 +90,8 @@ export function foldTrace(spans: readonly SpanView[], options: TraceFoldOptions 
   const topmost = new Map<string, SpanView>();
   for (const span of byId.values()) {
     const parent = span.parentSpanId;
-    if (parent === undefined || byId.has(parent) || options.judgedRuns?.has(parent)) continue;
+    // A remote parent is another process's span: that process judges its own runs.
+    if (parent === undefined || byId.has(parent) || options.judgedRuns?.has(parent) || span.parentIsRemote) continue;
     const known = standIns.get(parent);
     if (known === undefined) {
       const role = recognise(span, adapters)?.role;

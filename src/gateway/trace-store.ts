@@ -9,6 +9,7 @@
 import { recognise } from '../conventions/index.js';
 import type { ConventionAdapter } from '../conventions/adapter.js';
 import type { DecodedSpan } from '../otlp/otlp-json-spans.js';
+import { parentIsRemote } from '../otlp/otlp-json-spans.js';
 import { decodedSpanBytes } from './decoded-size.js';
 import type { SpillRecord } from './spill-log.js';
 
@@ -41,8 +42,10 @@ const RUN_PARTS = new Set(['attempt', 'tool', 'call']);
 /**
  * True when a part of a run (attempt, tool, framework call) has no run span
  * above it among `spans` and its ancestry ends at a span that has not arrived
- * (and was not judged already): that run span may still come. A part whose
- * ancestry ends at a root belongs to no run and waits for nothing.
+ * (and was not judged already) in the same process: that run span may still
+ * come. A part whose ancestry ends at a root, or at a span whose parent the
+ * sender's flags put in another process, belongs to no run here and waits for
+ * nothing.
  */
 function waitsForRun(spans: readonly DecodedSpan[], adapters: readonly ConventionAdapter[] | undefined, judged: { has(id: string): boolean } | undefined): boolean {
   const byId = new Map<string, DecodedSpan>();
@@ -54,15 +57,16 @@ function waitsForRun(spans: readonly DecodedSpan[], adapters: readonly Conventio
   };
   for (const span of spans) {
     if (!RUN_PARTS.has(roleOf(span) ?? '')) continue;
-    let parentId = span.parentSpanId;
-    for (let depth = 0; parentId !== undefined && depth < 64; depth += 1) {
-      const parent = byId.get(parentId);
+    let child = span;
+    for (let depth = 0; child.parentSpanId !== undefined && depth < 64; depth += 1) {
+      const parent = byId.get(child.parentSpanId);
       if (!parent) {
-        if (!judged?.has(parentId)) return true;
+        // A parent in another process (the sender's flags say so) is not a run span on its way here.
+        if (!judged?.has(child.parentSpanId) && !parentIsRemote(child.flags)) return true;
         break;
       }
       if (roleOf(parent) === 'run') break;
-      parentId = parent.parentSpanId;
+      child = parent;
     }
   }
   return false;

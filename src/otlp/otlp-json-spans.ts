@@ -268,6 +268,15 @@ function millis(nanos: bigint): number {
   return Number(nanos / 1_000_000n) + Number(nanos % 1_000_000n) / 1e6;
 }
 
+/** OTLP span flags: bit 8 says whether bit 9 is known; bit 9, that the parent is remote. */
+const HAS_IS_REMOTE = 0x100;
+const IS_REMOTE = 0x200;
+
+/** True when the sender's flags say the span's parent is in another process; false when they say it is not or say nothing. */
+export function parentIsRemote(flags: number | undefined): boolean {
+  return flags !== undefined && (flags & HAS_IS_REMOTE) !== 0 && (flags & IS_REMOTE) !== 0;
+}
+
 /** The {@link SpanView} adapters read, of a decoded span. */
 export function spanViewOfDecoded(span: DecodedSpan): SpanView {
   return {
@@ -282,6 +291,7 @@ export function spanViewOfDecoded(span: DecodedSpan): SpanView {
     statusCode: span.statusCode,
     statusMessage: span.statusMessage,
     scopeName: span.scopeName,
+    parentIsRemote: parentIsRemote(span.flags),
     droppedEventsCount: span.droppedEventsCount,
     droppedAttributesCount: span.droppedAttributesCount,
   };
