@@ -3,6 +3,16 @@
  * Label values are closed sets (reasons, statuses, outcomes, causes).
  */
 
+/** Why a request or its spans were refused: the `reason` label of the refusal counters. */
+export const REFUSAL_REASONS = ['unsupported', 'too_large', 'malformed', 'capacity', 'backlog', 'upstream_failing', 'persistence', 'busy', 'memory', 'closing'] as const;
+/** A refusal reason. */
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/** Why accepted spans were dropped: the `reason` label of `agent_incidents_gateway_spans_dropped_total`. */
+export const DROP_REASONS = ['retries_exhausted', 'upstream_rejected', 'unencodable', 'fold_failed', 'shutdown', 'unreadable'] as const;
+/** A drop reason. */
+export type DropReason = (typeof DROP_REASONS)[number];
+
 /** Counters and gauges of one gateway. */
 export class GatewayMetrics {
   spansReceived = 0;
@@ -15,6 +25,8 @@ export class GatewayMetrics {
   readonly droppedSpans = new Map<string, number>();
   readonly requests = new Map<string, number>();
   readonly refusedSpans = new Map<string, number>();
+  /** Requests refused, by reason: a request refused before its body was read (busy, memory) has no span count. */
+  readonly refusedRequests = new Map<string, number>();
   readonly runs = new Map<string, number>();
 
   /** Counts an answered request by status code. */
@@ -23,8 +35,9 @@ export class GatewayMetrics {
   }
 
   /** Counts spans refused, by reason (`too_large`, `malformed`, `capacity`, `backlog`, `upstream_failing`, `persistence`, `closing`, `unsupported`). */
-  refused(reason: string, spans: number): void {
+  refused(reason: RefusalReason, spans: number): void {
     bump(this.refusedSpans, reason, spans);
+    bump(this.refusedRequests, reason);
   }
 
   /**
@@ -34,7 +47,7 @@ export class GatewayMetrics {
    * shutdown with no persistent queue), `unreadable` (a stored request that no
    * longer decodes).
    */
-  dropped(reason: string, spans: number): void {
+  dropped(reason: DropReason, spans: number): void {
     bump(this.droppedSpans, reason, spans);
   }
 
@@ -71,6 +84,8 @@ export class GatewayMetrics {
     for (const [status, n] of this.requests) lines.push(`agent_incidents_gateway_requests_total{status="${status}"} ${n}`);
     lines.push('# HELP agent_incidents_gateway_spans_refused_total Spans refused, by reason.', '# TYPE agent_incidents_gateway_spans_refused_total counter');
     for (const [reason, n] of this.refusedSpans) lines.push(`agent_incidents_gateway_spans_refused_total{reason="${reason}"} ${n}`);
+    lines.push('# HELP agent_incidents_gateway_requests_refused_total OTLP requests refused, by reason.', '# TYPE agent_incidents_gateway_requests_refused_total counter');
+    for (const [reason, n] of this.refusedRequests) lines.push(`agent_incidents_gateway_requests_refused_total{reason="${reason}"} ${n}`);
     lines.push('# HELP agent_incidents_gateway_runs_total Runs judged, by incident outcome and cause.', '# TYPE agent_incidents_gateway_runs_total counter');
     for (const [key, n] of this.runs) {
       const [outcome, cause] = key.split('\u0000');

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CAUSES, OUTCOMES, PHASES, RETRY_SAFETIES } from '../../src/model/enums.js';
+import { DROP_REASONS, REFUSAL_REASONS } from '../../src/gateway/gateway-metrics.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -32,12 +33,12 @@ const CONTRACT_METRICS = new Set([
   'agent_incidents_calls_total',
   'agent_incidents_gateway_runs_total',
   'agent_incidents_gateway_spans_refused_total',
+  'agent_incidents_gateway_requests_refused_total',
+  'agent_incidents_gateway_spans_dropped_total',
   'agent_incidents_gateway_spans_held',
   'agent_incidents_gateway_forward_backlog_spans',
 ]);
 
-/** Refusal reasons of the gateway (src/gateway/gateway.ts); not exported as a list. */
-const REFUSAL_REASONS = ['too_large', 'malformed', 'capacity', 'backlog', 'unsupported', 'closing', 'fold_failed'];
 
 /** Label values a query may filter on, per label: the closed lists. */
 const CLOSED_VALUES: Record<string, readonly string[]> = {
@@ -47,7 +48,7 @@ const CLOSED_VALUES: Record<string, readonly string[]> = {
   incident_retry_safety: RETRY_SAFETIES,
   outcome: OUTCOMES,
   cause: CAUSES,
-  reason: REFUSAL_REASONS,
+  reason: [...REFUSAL_REASONS, ...DROP_REASONS],
 };
 
 const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right']);
@@ -135,6 +136,8 @@ const REQUIRED_ALERTS = [
   'AgentUnsafeInterruptionRatio',
   'AgentUnknownCauses',
   'AgentIncidentsGatewayRefusing',
+  'AgentIncidentsGatewayDropping',
+  'AgentIncidentsGatewayShedding',
 ];
 
 describe('promtool', () => {
