@@ -96,7 +96,7 @@ export const GATEWAY_CONFIG = z
         /**
          * Event-loop delay past which new requests get 503 until it falls: a
          * saturated gateway sheds load instead of making every request wait.
-         * Unset: no check (the shipped config sets 30). @default unset
+         * Unset: no check (the shipped config sets 100). @default unset
          */
         maxEventLoopDelayMillis: positiveInt.optional(),
         /** Open client connections; more are closed at once. @default 1024 */

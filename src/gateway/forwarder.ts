@@ -182,6 +182,8 @@ export class Forwarder {
       }
       this.#failures += 1;
       if (maxAttempts !== undefined && attempt >= maxAttempts) {
+        // The batch is given up: nothing is left to fail, and new requests must not be refused for it.
+        this.#failures = 0;
         diag.error(`agent-incidents gateway: ${batch.spans} spans dropped after ${attempt} attempts (upstream.maxAttempts), last: ${failure}`);
         return 'retries_exhausted';
       }

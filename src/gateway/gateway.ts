@@ -56,6 +56,8 @@ const FORWARD_BATCH_SPANS = 256;
 /** Longest stretch of folding before the event loop gets a turn. */
 const SLICE_MILLIS = 5;
 const JSON_TYPE = 'application/json';
+/** Past this share of a bound, traces are judged even while refused senders may still bring spans of them. */
+const PRESSURE_SHARE = 0.8;
 /** Stored segments are read back while what is held stays under this share of `limits.maxHeldBytes`. */
 const RECOVERY_SHARE = 0.5;
 
@@ -171,7 +173,9 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       let records: (SpillRecord | undefined)[] = [];
       const now = Date.now();
       let slice = performance.now();
-      for (const trace of store.takeReady(now, all)) {
+      // Near the bounds, traces are judged whatever senders may still bring: judging is what frees room.
+      const pressed = heldBytes() > limits.maxHeldBytes * PRESSURE_SHARE || store.spans > limits.maxSpans * PRESSURE_SHARE || store.traces > limits.maxTraces * PRESSURE_SHARE;
+      for (const trace of store.takeReady(now, all, pressed)) {
         try {
           const judged = judgeTrace(trace.spans, judge, now);
           for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
@@ -220,6 +224,9 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     response.end(body);
   };
   const refuse = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
+    // A sender told to come back may bring spans of a held trace: hold every trace until it can be back.
+    // Twice Retry-After: senders back off with jitter around it.
+    if (headers['retry-after'] !== undefined && !closing) store.holdUntil(Date.now() + 2 * limits.retryAfterSeconds * 1000 + config.hold.decisionWaitMillis);
     answer(response, status, JSON.stringify({ code: status, message }), JSON_TYPE, headers);
   };
   const later = { 'retry-after': String(limits.retryAfterSeconds) };

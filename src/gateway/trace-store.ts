@@ -95,6 +95,8 @@ export class TraceStore {
   readonly #judged: { has(id: string): boolean } | undefined;
   #spans = 0;
   #bytes = 0;
+  /** No trace is judged early before this (epoch ms): a refused sender is on its way back. */
+  #notBefore = 0;
 
   /**
    * @param judged span ids of runs already judged: a part under one of them waits for nothing
@@ -165,14 +167,25 @@ export class TraceStore {
   }
 
   /**
-   * Takes the traces ready at `now` (all of them with `all`): after the
-   * decision wait since its last span, a trace none of whose run parts waits
-   * for its run span; any trace once no span came for the longest hold.
+   * Holds every trace until `millis` (epoch ms) at least: a request refused
+   * with Retry-After may carry spans of a held trace, and judging the trace
+   * before they are back would judge it without them.
    */
-  takeReady(now: number, all = false): TakenTrace[] {
+  holdUntil(millis: number): void {
+    if (millis > this.#notBefore) this.#notBefore = millis;
+  }
+
+  /**
+   * Takes the traces ready at `now` (all of them with `all`): after the
+   * decision wait since its last span (and past any {@link holdUntil}, unless
+   * `pressed` by the bounds), a trace none of whose run parts waits for its
+   * run span; any trace once no span came for the longest hold.
+   */
+  takeReady(now: number, all = false, pressed = false): TakenTrace[] {
     const ready: TakenTrace[] = [];
+    const refusedSendersAway = !pressed && now < this.#notBefore;
     for (const [traceId, held] of this.#traces) {
-      const quiet = now - held.lastSeen >= this.#timing.decisionWaitMillis;
+      const quiet = now - held.lastSeen >= this.#timing.decisionWaitMillis && !refusedSendersAway;
       // Measured from the last span: a long run that keeps sending is not a crashed one.
       const expired = now - held.lastSeen >= this.#timing.maxHoldMillis;
       if (!all && !expired) {

@@ -153,11 +153,16 @@ function exportRequests(spans: readonly ReadableSpan[]): ReadableSpan[][] {
   return requests;
 }
 
+/** Posts as an OTLP exporter does: a 429 or 503 (the gateway shedding load) is sent again after its Retry-After. */
 async function post(url: string, body: Uint8Array): Promise<void> {
   if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(url)) throw new Error(`refusing non-loopback URL ${url}`);
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body, signal: AbortSignal.timeout(10_000) });
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body, signal: AbortSignal.timeout(10_000) });
+    await response.arrayBuffer();
+    if (response.status === 200) return;
+    if ((response.status !== 429 && response.status !== 503) || attempt === 10) throw new Error(`${url} answered ${response.status} (attempt ${attempt})`);
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(5, Number(response.headers.get('retry-after') ?? 1))));
+  }
 }
 
 /** The verdict keys of a span (incident.*) and its status code. */

@@ -115,12 +115,15 @@ describe('accepted means delivered', () => {
     ['upstream.maxAttempts set and spent', { statuses: [503, 503, 503], maxAttempts: 2 }, 'retries_exhausted'],
   ])('drops only on %s, and counts it by reason', async (_name, { statuses, maxAttempts }, reason) => {
     const upstream = await upstreamOn(0, statuses);
-    const gateway = await gatewayTo(upstream.port, { upstream: { maxAttempts } });
+    // Any failure counts as "upstream failing": a dropped batch must not leave the gateway refusing.
+    const gateway = await gatewayTo(upstream.port, { upstream: { maxAttempts }, limits: { upstreamFailingAttempts: 1 } });
     expect((await post(gateway, request([1]))).status).toBe(200);
     await gateway.flush();
     expect(gateway.metrics.droppedSpans.get(reason)).toBe(2);
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
     expect(metrics).toContain(`agent_incidents_gateway_spans_dropped_total{reason="${reason}"} 2`);
+    // Nothing is left failing: the next request is taken.
+    expect((await post(gateway, request([2]))).status).toBe(200);
   });
 
   it('stops within shutdown.timeoutMillis whatever upstream does, and the next start delivers what it held', async () => {
@@ -180,6 +183,23 @@ describe('accepted means delivered', () => {
     const upstream = await upstreamOn();
     await gatewayTo(upstream.port, { persistence: { directory: dir } });
     await expect(gatewayTo(upstream.port, { persistence: { directory: dir } })).rejects.toBeInstanceOf(SpillLogLockedError);
+  });
+
+  it('after refusing a request, holds its traces until a refused sender can be back, so a late part is judged with its run', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 100, maxHoldMillis: 60_000, tickMillis: 10 }, limits: { maxSpans: 2, retryAfterSeconds: 1 } });
+    const [run, chat] = runSpans(1) as object[];
+    const body = (spans: object[]) => JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] });
+    expect((await post(gateway, body([run!]))).status).toBe(200);
+    // Another sender's request does not fit: it is told to come back in 1 s.
+    expect((await post(gateway, request([2]))).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Past the decision wait, the run is still held: the attempt (which could have been in a refused request) comes now.
+    expect(upstream.received).toHaveLength(0);
+    expect((await post(gateway, body([chat!]))).status).toBe(200);
+    await expect.poll(() => upstream.received.length, { timeout: 5_000 }).toBe(2);
+    const judged = upstream.received.find((s) => s.name.startsWith('invoke_agent'));
+    expect(judged?.attributes['incident.attempts']).toBe(1);
   });
 
   it('holds a span sent twice once, and counts the duplicate', async () => {
