@@ -109,11 +109,19 @@ export async function freePort() {
   return port;
 }
 
+/** Gateways started here: killed if this process ends first (a crashed bench must not leave them running). */
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
 /** Starts the gateway CLI with `config` (an object) written to `dir`; resolves once it listens. */
 export async function startGateway(dir, config) {
   const file = join(dir, `gateway-${Date.now()}.yaml`);
   writeFileSync(file, stringify(config));
   const child = spawn(process.execPath, [CLI, 'gateway', '--config', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
   const url = await new Promise((resolve, reject) => {

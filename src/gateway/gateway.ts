@@ -134,6 +134,12 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   /** Decompressed bodies read and not yet held or refused. */
   let readingBytes = 0;
   const heldBytes = (): number => store.bytes + forwarder.backlogBytes + readingBytes;
+  /** Near a bound (or the process past its RSS limit): traces are judged whatever refused senders may still bring, since judging is what frees room. */
+  const memoryTight = (): boolean =>
+    heldBytes() > limits.maxHeldBytes * PRESSURE_SHARE ||
+    store.spans > limits.maxSpans * PRESSURE_SHARE ||
+    store.traces > limits.maxTraces * PRESSURE_SHARE ||
+    (limits.maxRssBytes !== undefined && gauge.rssBytes() > limits.maxRssBytes * PRESSURE_SHARE);
   // Passes run one at a time, in order: a trace's late spans go out after its earlier ones.
   let folding: Promise<void> = Promise.resolve();
   let releasing = false;
@@ -173,9 +179,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       let records: (SpillRecord | undefined)[] = [];
       const now = Date.now();
       let slice = performance.now();
-      // Near the bounds, traces are judged whatever senders may still bring: judging is what frees room.
-      const pressed = heldBytes() > limits.maxHeldBytes * PRESSURE_SHARE || store.spans > limits.maxSpans * PRESSURE_SHARE || store.traces > limits.maxTraces * PRESSURE_SHARE;
-      for (const trace of store.takeReady(now, all, pressed)) {
+      for (const trace of store.takeReady(now, all, memoryTight())) {
         try {
           const judged = judgeTrace(trace.spans, judge, now);
           for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
@@ -224,9 +228,10 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     response.end(body);
   };
   const refuse = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
-    // A sender told to come back may bring spans of a held trace: hold every trace until it can be back.
-    // Twice Retry-After: senders back off with jitter around it.
-    if (headers['retry-after'] !== undefined && !closing) store.holdUntil(Date.now() + 2 * limits.retryAfterSeconds * 1000 + config.hold.decisionWaitMillis);
+    // A sender told to come back may bring spans of a held trace: hold every trace until it can be back
+    // (twice Retry-After: senders back off with jitter around it). Not when memory is what refused it:
+    // judging is what frees memory.
+    if (headers['retry-after'] !== undefined && !closing && status !== 429 && !memoryTight()) store.holdUntil(Date.now() + 2 * limits.retryAfterSeconds * 1000 + config.hold.decisionWaitMillis);
     answer(response, status, JSON.stringify({ code: status, message }), JSON_TYPE, headers);
   };
   const later = { 'retry-after': String(limits.retryAfterSeconds) };

@@ -185,14 +185,15 @@ describe('accepted means delivered', () => {
     await expect(gatewayTo(upstream.port, { persistence: { directory: dir } })).rejects.toBeInstanceOf(SpillLogLockedError);
   });
 
-  it('after refusing a request, holds its traces until a refused sender can be back, so a late part is judged with its run', async () => {
+  it('after refusing a request (not for memory), holds its traces until a refused sender can be back, so a late part is judged with its run', async () => {
     const upstream = await upstreamOn();
-    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 100, maxHoldMillis: 60_000, tickMillis: 10 }, limits: { maxSpans: 2, retryAfterSeconds: 1 } });
+    // A persistent queue with room for the small requests only: the big one is refused with 503.
+    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 100, maxHoldMillis: 60_000, tickMillis: 10 }, limits: { retryAfterSeconds: 1 }, persistence: { directory: scratch(), maxBytes: 1_500 } });
     const [run, chat] = runSpans(1) as object[];
     const body = (spans: object[]) => JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] });
     expect((await post(gateway, body([run!]))).status).toBe(200);
     // Another sender's request does not fit: it is told to come back in 1 s.
-    expect((await post(gateway, request([2]))).status).toBe(429);
+    expect((await post(gateway, request([2, 3, 4]))).status).toBe(503);
     await new Promise((resolve) => setTimeout(resolve, 600));
     // Past the decision wait, the run is still held: the attempt (which could have been in a refused request) comes now.
     expect(upstream.received).toHaveLength(0);
