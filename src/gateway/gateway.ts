@@ -228,11 +228,18 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     response.end(body);
   };
   const refuse = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
-    // A sender told to come back may bring spans of a held trace: hold every trace until it can be back
-    // (twice Retry-After: senders back off with jitter around it). Not when memory is what refused it:
-    // judging is what frees memory.
-    if (headers['retry-after'] !== undefined && !closing && status !== 429 && !memoryTight()) store.holdUntil(Date.now() + 2 * limits.retryAfterSeconds * 1000 + config.hold.decisionWaitMillis);
     answer(response, status, JSON.stringify({ code: status, message }), JSON_TYPE, headers);
+  };
+  /**
+   * Refuses with 503 + Retry-After for a cause that judging does not cure
+   * (busy, upstream failing, backlog full), and holds every trace until the
+   * sender can be back: it may bring spans of a held trace (twice Retry-After,
+   * as senders back off with jitter around it). Never for memory or a full
+   * queue: judging and delivering is what frees those, and holding would lock.
+   */
+  const refuseAndHold = (response: ServerResponse, message: string): void => {
+    if (!closing && !memoryTight()) store.holdUntil(Date.now() + 2 * limits.retryAfterSeconds * 1000 + config.hold.decisionWaitMillis);
+    refuse(response, 503, message, later);
   };
   const later = { 'retry-after': String(limits.retryAfterSeconds) };
   const turns = new Turns();
@@ -249,7 +256,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     if (limits.maxEventLoopDelayMillis !== undefined && lag > limits.maxEventLoopDelayMillis) {
       request.resume();
       metrics.refused('busy', 0);
-      return refuse(response, 503, `gateway is busy (event loop ${Math.round(lag)} ms behind)`, later);
+      return refuseAndHold(response, `gateway is busy (event loop ${Math.round(lag)} ms behind)`);
     }
     if (limits.maxRssBytes !== undefined && gauge.rssBytes() > limits.maxRssBytes) {
       request.resume();
@@ -305,11 +312,11 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     }
     if (forwarder.consecutiveFailures >= limits.upstreamFailingAttempts) {
       metrics.refused('upstream_failing', spans.length);
-      return refuse(response, 503, `upstream is failing (${forwarder.consecutiveFailures} attempts in a row)`, later);
+      return refuseAndHold(response, `upstream is failing (${forwarder.consecutiveFailures} attempts in a row)`);
     }
     if (forwarder.backlogSpans + spans.length > limits.maxForwardBacklogSpans) {
       metrics.refused('backlog', spans.length);
-      return refuse(response, 503, 'upstream backlog is full', later);
+      return refuseAndHold(response, 'upstream backlog is full');
     }
     if (!store.fits(spans) || heldBytes() + bytes > limits.maxHeldBytes) {
       metrics.refused('capacity', spans.length);

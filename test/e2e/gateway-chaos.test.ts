@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
-import { ROOT, Service, sleep, waitFor } from './support.js';
+import { freePort, ROOT, Service, sleep, waitFor } from './support.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 
@@ -57,14 +57,6 @@ class Sink {
       server.closeAllConnections();
     });
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');

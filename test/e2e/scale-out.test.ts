@@ -32,7 +32,7 @@ import type { DecodedSpan, DecodedValue } from '../../src/otlp/otlp-json-spans.j
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
 import { RunRecorder } from '../../src/runtime/run-recorder.js';
-import { getJson, listening, OTELCOL_LB_PATH, otelcolLbBinary, ROOT, Service, sleep, tails, waitFor } from './support.js';
+import { freePort, getJson, listening, OTELCOL_LB_PATH, otelcolLbBinary, ROOT, Service, sleep, tails, waitFor } from './support.js';
 
 const E2E = process.env.AGENT_INCIDENTS_E2E === '1';
 const TIER1_CONFIG = 'deploy/collector/scale-out.yaml';
@@ -100,15 +100,6 @@ async function startSink(name: string) {
   };
 }
 type Sink = Awaited<ReturnType<typeof startSink>>;
-
-/** A free port on 127.0.0.1 (for the reference gateway). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * The demo fleet's runs (every cause and phase, crashed agents included)

@@ -185,22 +185,34 @@ describe('accepted means delivered', () => {
     await expect(gatewayTo(upstream.port, { persistence: { directory: dir } })).rejects.toBeInstanceOf(SpillLogLockedError);
   });
 
-  it('after refusing a request (not for memory), holds its traces until a refused sender can be back, so a late part is judged with its run', async () => {
+  it('after shedding a request (busy), holds its traces until the refused sender can be back, so a late part is judged with its run', async () => {
     const upstream = await upstreamOn();
-    // A persistent queue with room for the small requests only: the big one is refused with 503.
-    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 100, maxHoldMillis: 60_000, tickMillis: 10 }, limits: { retryAfterSeconds: 1 }, persistence: { directory: scratch(), maxBytes: 1_500 } });
+    // A decision wait longer than the stall below, so the run is not already judged when the refusal comes.
+    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 400, maxHoldMillis: 60_000, tickMillis: 10 }, limits: { retryAfterSeconds: 1, maxEventLoopDelayMillis: 60 } });
     const [run, chat] = runSpans(1) as object[];
     const body = (spans: object[]) => JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] });
     expect((await post(gateway, body([run!]))).status).toBe(200);
-    // Another sender's request does not fit: it is told to come back in 1 s.
-    expect((await post(gateway, request([2, 3, 4]))).status).toBe(503);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    // Past the decision wait, the run is still held: the attempt (which could have been in a refused request) comes now.
+    // Another request arrives while the event loop is blocked: shed, told to come back in 1 s.
+    const pending = post(gateway, request([2]));
+    const until = performance.now() + 200;
+    while (performance.now() < until);
+    expect((await pending).status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    // Past the decision wait, the run is still held: its attempt (which could have been in the shed request) comes now.
     expect(upstream.received).toHaveLength(0);
     expect((await post(gateway, body([chat!]))).status).toBe(200);
     await expect.poll(() => upstream.received.length, { timeout: 5_000 }).toBe(2);
     const judged = upstream.received.find((s) => s.name.startsWith('invoke_agent'));
     expect(judged?.attributes['incident.attempts']).toBe(1);
+  });
+
+  it('does not hold traces after refusing for a full persistent queue: delivering them is what frees it', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 100, maxHoldMillis: 60_000, tickMillis: 10 }, limits: { retryAfterSeconds: 1 }, persistence: { directory: scratch(), maxBytes: 1_500 } });
+    const [run] = runSpans(1) as object[];
+    expect((await post(gateway, JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans: [run] }] }] }))).status).toBe(200);
+    expect((await post(gateway, request([2, 3, 4]))).status).toBe(503);
+    await expect.poll(() => upstream.received.length, { timeout: 1_000 }).toBe(1);
   });
 
   it('holds a span sent twice once, and counts the duplicate', async () => {
