@@ -163,19 +163,24 @@ export async function readMetrics(url) {
   };
 }
 
+/** Posts `request` once; returns the status (or 'error': a connection refused or cut), counted in `statuses`. */
+export async function postOnce(url, request, statuses) {
+  let status = 'error';
+  try {
+    const response = await fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: request.body });
+    await response.arrayBuffer();
+    status = response.status;
+  } catch {
+    // counted as an error
+  }
+  statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  return status;
+}
+
 /** Posts `request` until the gateway acknowledges it (a refusal waits `backoffMillis`, as an OTLP exporter backs off). */
 export async function sendUntilAccepted(url, request, statuses, backoffMillis, stillTrying = () => true) {
   for (;;) {
-    let status = 'error';
-    try {
-      const response = await fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: request.body });
-      await response.arrayBuffer();
-      status = response.status;
-    } catch {
-      // a connection refused or cut: counted as an error, tried again
-    }
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    if (status === 200) return true;
+    if ((await postOnce(url, request, statuses)) === 200) return true;
     if (!stillTrying()) return false;
     await sleep(backoffMillis);
   }

@@ -29,7 +29,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, mib, readMetrics, requestPool, shippedConfig, sleep, startGateway, startUpstream } from './gateway-harness.mjs';
+import { freePort, mib, postOnce, readMetrics, requestPool, shippedConfig, sleep, startGateway, startUpstream } from './gateway-harness.mjs';
 
 const PHASE_SECONDS = Number(process.env.PHASE_SECONDS ?? 30);
 const SENDERS = Number(process.env.SENDERS ?? 8);
@@ -45,16 +45,7 @@ async function drive(url, next, seconds) {
   const sender = async () => {
     while (performance.now() < deadline) {
       const request = next();
-      let status = 'error';
-      try {
-        const response = await fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: request.body });
-        await response.arrayBuffer();
-        status = response.status;
-      } catch {
-        // counted as an error
-      }
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      if (status === 200) accepted += request.spans;
+      if ((await postOnce(url, request, statuses)) === 200) accepted += request.spans;
       // A refused sender backs off a little, as an OTLP exporter does (shorter than Retry-After, to keep the pressure on).
       else await sleep(200);
     }
