@@ -1,0 +1,77 @@
+/**
+ * What `agent-incidents report` knows about a file, independent of how it is
+ * shown: the terminal table, `--json` and `--html` all render this one value.
+ * Only closed values (outcomes, causes, phases, retry safeties, side-effect
+ * classes), ids, names and times are kept: exported text such as a status
+ * message may hold what a sanitizer missed, so nothing here carries it.
+ */
+
+/** One span of a run shown on its timeline: an attempt (a request to a model) or a tool call. */
+export interface TimelineItem {
+  /** `attempt`: a request to a model; `tool`: a tool call. */
+  readonly kind: 'attempt' | 'tool';
+  /** The span's name, e.g. `chat gpt-5-mini` or `execute_tool read_file`. */
+  readonly name: string;
+  /** The span id (lower-case hex), so a viewer can find it in the trace. */
+  readonly spanId: string;
+  /** Start, in milliseconds after the run's start (never negative). */
+  readonly startOffsetMillis: number;
+  /** How long it lasted; absent when the span never ended (the process died, the stream was left open). */
+  readonly durationMillis?: number;
+  /** `error` when the span's status is ERROR, `open` when it never ended, else `ok`. */
+  readonly status: 'ok' | 'error' | 'open';
+  /** The attempt's own cause (`incident.attempt.cause`) or the span's `error.type`, when it failed. */
+  readonly cause?: string;
+  /** A tool's side-effect class (`read_only`, `unsafe`, `unknown`, …) when the span says it. */
+  readonly sideEffects?: string;
+  /** True on the item where the run broke: the failed attempt or tool whose failure ended it. */
+  readonly broke: boolean;
+}
+
+/** The incident of one run, with what a reader needs to find it. */
+export interface ReportRun {
+  readonly outcome: string;
+  readonly cause?: string;
+  readonly causeDetail?: string;
+  readonly phase?: string;
+  readonly retrySafety?: string;
+  readonly retrySafetyReason?: string;
+  readonly sideEffects?: string;
+  readonly provider?: string;
+  readonly agentName?: string;
+  readonly serviceName?: string;
+  /** The trace the run is in (lower-case hex, 32 digits). */
+  readonly traceId: string;
+  /** The span that carries the verdict: the run span, or the topmost span of a run whose span never came. */
+  readonly spanId: string;
+  /** The run's start, Unix epoch milliseconds. */
+  readonly startUnixMillis?: number;
+  /** How long the run lasted; absent when its span never ended. */
+  readonly durationMillis?: number;
+  /** `file`: the verdict was in the file; `folded`: the run had none and was judged by the report from its spans. */
+  readonly source: 'file' | 'folded';
+  /** Attempts and tool calls in start order (those of the run seen in the input). */
+  readonly timeline: readonly TimelineItem[];
+}
+
+/** Counts of one dimension, most frequent first. An absent value is counted under `''`, shown as "none". */
+export type Counts = readonly (readonly [value: string, runs: number])[];
+
+/** The whole report of one input. */
+export interface IncidentReport {
+  /** Runs seen, incidents or not. */
+  readonly runs: number;
+  /** Runs that had no verdict in the input and were judged from their spans. */
+  readonly folded: number;
+  readonly byOutcome: Counts;
+  /** Over incidents only (runs whose outcome is not `success`); likewise below. */
+  readonly byCause: Counts;
+  readonly byPhase: Counts;
+  readonly byRetrySafety: Counts;
+  /** Incidents listed one by one, most recent first, at most the report's limit. */
+  readonly incidents: readonly ReportRun[];
+  /** Incidents counted above but not listed because of the limit. */
+  readonly incidentsOmitted: number;
+  /** Input read: lines, spans, distinct traces. */
+  readonly input: { readonly lines: number; readonly spans: number; readonly traces: number };
+}
