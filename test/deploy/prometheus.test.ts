@@ -222,12 +222,37 @@ describe('alert rules', () => {
 });
 
 describe('Grafana dashboard deploy/grafana/agent-incidents.json', () => {
-  it('parses, and uses the Prometheus and trace data source variables', () => {
+  it('parses, and uses the Prometheus data source variable and optional Jaeger and Tempo ones', () => {
     expect(dashboard.schemaVersion).toBeGreaterThanOrEqual(36);
     const vars = dashboard.templating.list;
     expect(vars.find((v) => v.name === 'DS_PROMETHEUS')).toMatchObject({ type: 'datasource', query: 'prometheus' });
-    expect(vars.find((v) => v.type === 'datasource' && (v.query === 'tempo' || v.query === 'jaeger'))).toBeDefined();
+    expect(vars.find((v) => v.name === 'trace_jaeger')).toMatchObject({ type: 'datasource', query: 'jaeger' });
+    expect(vars.find((v) => v.name === 'trace_tempo')).toMatchObject({ type: 'datasource', query: 'tempo' });
     expect(dashboardText).toContain('${DS_PROMETHEUS}');
+  });
+
+  it('requires only Prometheus: no Tempo input, every panel query on DS_PROMETHEUS, trace data sources only in links', () => {
+    const inputs = (dashboard as { __inputs?: { type: string; pluginId: string }[] }).__inputs ?? [];
+    for (const input of inputs) expect(input).toMatchObject({ type: 'datasource', pluginId: 'prometheus' });
+    expect(dashboardText).not.toContain('DS_TEMPO');
+    for (const panel of allPanels) {
+      for (const target of panel.targets ?? []) expect((target as { datasource?: { uid?: string } }).datasource?.uid, panel.title).toBe('${DS_PROMETHEUS}');
+    }
+    // The trace data source variables appear in data links only: a missing one empties a link, no panel.
+    const withoutLinks = JSON.stringify({ ...dashboard, panels: allPanels.map((p) => ({ ...p, fieldConfig: undefined })), templating: undefined });
+    expect(withoutLinks).not.toMatch(/trace_jaeger|trace_tempo/);
+    // And the way to traces is explained on the dashboard itself, for whichever backend there is.
+    const text = allPanels.find((p) => p.type === 'text') as { options?: { content?: string } } | undefined;
+    expect(text?.options?.content).toMatch(/Jaeger UI[\s\S]*Tempo/);
+  });
+
+  it('shows a run without a cause, phase or retry safety label as "none", never as an empty name', () => {
+    const grouped = dashboardExprs.filter((e) => /by \([^)]*incident_(cause|phase|retry_safety)/.test(e));
+    expect(grouped.length).toBeGreaterThanOrEqual(4);
+    for (const expr of grouped) {
+      const label = /by \([^)]*?(incident_(?:cause|phase|retry_safety))\)/.exec(expr)![1]!;
+      expect(expr, expr).toMatch(new RegExp(`^label_replace\\(.*, "${label}", "none", "${label}", ""\\)$`));
+    }
   });
 
   it('titles and describes every panel', () => {
@@ -255,13 +280,16 @@ describe('Grafana dashboard deploy/grafana/agent-incidents.json', () => {
     }
   });
 
-  it('links a cause to its traces in Jaeger and in Tempo', () => {
+  it('links a cause to its traces in the Jaeger UI, and in Grafana Explore with Jaeger or Tempo', () => {
     const table = allPanels.find((p) => p.type === 'table');
     const links = table?.fieldConfig?.defaults?.links ?? [];
-    const jaeger = links.find((l) => l.url.includes('/search?service=${__data.fields.service_name}'));
+    const jaeger = links.find((l) => l.url.startsWith('${jaeger_url}/search?service=${__data.fields.service_name}'));
     expect(decodeURIComponent(jaeger?.url ?? '')).toContain('tags={"incident.cause":"${__data.fields.incident_cause}"}');
-    const tempo = links.find((l) => l.url.includes('/explore'));
-    expect(decodeURIComponent(tempo?.url ?? '')).toContain('span.incident.cause = \\"${__data.fields.incident_cause}\\"');
+    const explore = links.filter((l) => l.url.startsWith('/explore')).map((l) => JSON.parse(decodeURIComponent(l.url.split('panes=')[1]!)) as { traces: { datasource: string; queries: Record<string, unknown>[] } });
+    const jaegerExplore = explore.find((e) => e.traces.datasource === '${trace_jaeger}');
+    expect(jaegerExplore?.traces.queries[0]).toMatchObject({ queryType: 'search', service: '${__data.fields.service_name}', tags: 'incident.cause=${__data.fields.incident_cause}' });
+    const tempo = explore.find((e) => e.traces.datasource === '${trace_tempo}');
+    expect(tempo?.traces.queries[0]?.query).toContain('span.incident.cause = "${__data.fields.incident_cause}"');
     expect(table?.targets?.[0]?.expr).toMatch(/by \(service_name, incident_cause\)/);
   });
 
