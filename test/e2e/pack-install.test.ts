@@ -1,0 +1,178 @@
+/**
+ * The README's "Use it" path works from a clone today: the package is packed
+ * with `npm pack`, installed into an empty project with ONLY the README's own
+ * `npm install` lines (the tarball path is the one thing substituted), every
+ * TypeScript block of the README type-checks there with `tsc` (strict,
+ * nodenext, the libraries' declarations checked too), and the first block,
+ * compiled and run with `node`, delivers a run span carrying its verdict and
+ * the snippet's service.name to a real OTLP/HTTP receiver.
+ *
+ * Needs the npm registry (the README's installs); npm's cache keeps reruns fast.
+ */
+import { execFile as execFileCallback } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
+import { decodeExportTraceRequest, encodeExportTraceResponse } from '../../src/otlp/otlp-protobuf.js';
+import { ROOT } from './support.js';
+
+const execFile = promisify(execFileCallback);
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  devDependencies: Record<string, string>;
+};
+
+/** The tarball path the README's install line names; the test puts the real one in its place. */
+const TARBALL_PLACEHOLDER = `/path/to/agent-incidents-${manifest.version}.tgz`;
+
+/**
+ * Errors tsc reports inside the AI SDK's own declarations when they are
+ * checked (skipLibCheck false) in a Node project: they use DOM types
+ * (`HeadersInit`, `RequestCredentials`, `FileList`, `MediaStream`) and import
+ * `json-schema`, whose types the SDK does not depend on. They are the SDK's,
+ * not ours, and every other error still fails the test, including one in
+ * agent-incidents' declarations against the installed `ai`.
+ */
+function isAiSdkOwnDeclarationError(line: string): boolean {
+  const inAiSdk = /^node_modules\/(?:@ai-sdk\/[^/]+\/node_modules\/)?(?:ai|@ai-sdk\/[^/]+)\/dist\/[^(]+\.d\.ts\(/.test(line);
+  return (
+    inAiSdk &&
+    (/error TS2304: Cannot find name '(HeadersInit|RequestCredentials|FileList|MediaStream)'/.test(line) ||
+      /error TS7016: Could not find a declaration file for module 'json-schema'/.test(line))
+  );
+}
+
+/** The fenced blocks of a language, in order. */
+function blocks(markdown: string, language: string): string[] {
+  return [...markdown.matchAll(new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm'))].map((match) => match[1] as string);
+}
+
+/** The README's `npm install` commands, backslash-continued lines joined. */
+function installLines(markdown: string): string[] {
+  return blocks(markdown, 'sh')
+    .flatMap((block) => block.replace(/\\\n\s*/g, '').split('\n'))
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('npm install '));
+}
+
+async function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  try {
+    const { stdout } = await execFile(command, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? failed.message}`);
+  }
+}
+
+const tsBlocks = blocks(readme, 'ts');
+const installs = installLines(readme);
+let work: string;
+let app: string;
+let typeErrors: string[];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'agent-incidents-pack-install-'));
+  app = join(work, 'app');
+  mkdirSync(app);
+  // dist/ was built by the globalSetup: `prepare` need not build it again.
+  const [packed] = JSON.parse(await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as [{ filename: string }];
+  expect(packed.filename).toBe(basename(TARBALL_PLACEHOLDER));
+  const tarball = join(work, packed.filename);
+
+  await run('npm', ['init', '-y'], app);
+  await run('npm', ['pkg', 'set', 'type=module'], app);
+  for (const line of installs) {
+    // Flags that change how npm works, not what it installs: the cache first, no audit or funding calls.
+    await run('sh', ['-c', `${line.replaceAll(TARBALL_PLACEHOLDER, tarball)} --prefer-offline --no-audit --no-fund`], app);
+  }
+  // Test tools, not README lines: the compiler and Node's types, the versions this repository uses.
+  await run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '-D', `typescript@${manifest.devDependencies.typescript}`, `@types/node@${manifest.devDependencies['@types/node']}`],
+    app,
+  );
+
+  mkdirSync(join(app, 'snippets'));
+  tsBlocks.forEach((code, i) => writeFileSync(join(app, 'snippets', `readme-${i + 1}.ts`), code));
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2023'],
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        skipLibCheck: false,
+        types: ['node'],
+        rootDir: 'snippets',
+        outDir: 'out',
+      },
+      include: ['snippets'],
+    }),
+  );
+  // tsc exits non-zero on any error but still emits: the errors are judged below, the first block is run either way.
+  const tsc = await execFile(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--pretty', 'false'], {
+    cwd: app,
+  }).catch((error: { stdout: string }) => error);
+  typeErrors = tsc.stdout.split('\n').filter((line) => / error TS\d+:/.test(line));
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('README install from a clone (npm pack, then the README install lines)', () => {
+  it('gives an install line for the packed tarball, by the name npm pack writes', () => {
+    expect(installs.some((line) => line.includes(TARBALL_PLACEHOLDER))).toBe(true);
+    expect(tsBlocks.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('type-checks every TypeScript block of the README in an app set up with only those lines', () => {
+    expect(typeErrors.filter((line) => !isAiSdkOwnDeclarationError(line))).toEqual([]);
+  });
+
+  it('runs the first block: exit 0, the verdict it prints, and a run span with the verdict and its service.name at an OTLP receiver', async () => {
+    const first = tsBlocks[0] as string;
+    const serviceName = /ATTR_SERVICE_NAME\]: '([^']+)'/.exec(first)?.[1];
+    expect(serviceName, 'the first block sets service.name').toBeDefined();
+    const printed = /\/\/ → (.+)$/m.exec(first)?.[1];
+
+    const requests: unknown[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (req.method !== 'POST' || req.url !== '/v1/traces') {
+          res.writeHead(404).end();
+          return;
+        }
+        requests.push(decodeExportTraceRequest(new Uint8Array(Buffer.concat(chunks))));
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(encodeExportTraceResponse());
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+      // run() throws, with the output, on a non-zero exit.
+      const stdout = await run(process.execPath, [join('out', 'readme-1.js')], app, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+      if (printed) expect(stdout.trim()).toBe(printed);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+
+    const spans = requests.flatMap(decodeOtlpJsonSpans);
+    const runSpan = spans.find((span) => span.attributes['incident.outcome'] !== undefined);
+    expect(runSpan, `a run span among ${spans.map((span) => span.name).join(', ')}`).toBeDefined();
+    expect(runSpan?.name).toBe('invoke_agent coder');
+    expect(runSpan?.attributes).toMatchObject({ 'incident.outcome': 'failed', 'incident.cause': 'provider_transport_disconnect' });
+    expect(runSpan?.resource['service.name']).toBe(serviceName);
+  });
+});
