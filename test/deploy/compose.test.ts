@@ -9,7 +9,7 @@
  * binary resolves the collector and Jaeger configs with the compose environment.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -232,6 +232,33 @@ describe('deploy/compose.yaml', () => {
     const providers = (parse(read('deploy/grafana/provisioning/dashboards/agent-incidents.yaml')) as { providers: { options: { path: string } }[] }).providers;
     const dashboardTarget = grafana.find((b) => b.source.endsWith('.json'))!.target;
     expect(posix.dirname(dashboardTarget)).toBe(providers[0]!.options.path);
+  });
+});
+
+const promtoolProbe = spawnSync('promtool', ['--version'], { encoding: 'utf8' });
+const hasPromtool = promtoolProbe.error === undefined && promtoolProbe.status === 0;
+
+describe.skipIf(!hasPromtool)(`Prometheus as compose mounts it${hasPromtool ? '' : ' (skipped: no promtool on PATH)'}`, () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'compose-prometheus-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  const alertsIn = (text: string): number => text.match(/^\s+- alert:/gm)?.length ?? 0;
+
+  it.each(['alerts.yaml', 'alerts.quick.yaml'])('with AGENT_INCIDENTS_ALERTS=%s, promtool loads the config and rules from the mounted layout', (alerts) => {
+    // The container's /etc/prometheus, rebuilt from the bind mounts as symbolic links.
+    const dir = join(scratch, alerts);
+    const promConfig = flag(services.prometheus!.command, '--config.file')!;
+    for (const { source, target } of binds(services.prometheus!, { AGENT_INCIDENTS_ALERTS: alerts })) {
+      const link = join(dir, posix.relative(posix.dirname(promConfig), target));
+      mkdirSync(dirname(link), { recursive: true });
+      symlinkSync(join(root, source), link);
+    }
+    const result = spawnSync('promtool', ['check', 'config', join(dir, posix.basename(promConfig))], { encoding: 'utf8', timeout: 60_000 });
+    expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toContain('SUCCESS: 10 rules found');
+    const rules = readFileSync(join(dir, 'alerts.yaml'), 'utf8');
+    expect(alertsIn(rules)).toBe(alertsIn(read('deploy/prometheus/alerts.yaml')));
+    expect(rules.includes('keep_firing_for')).toBe(alerts === 'alerts.quick.yaml');
   });
 });
 
