@@ -1,0 +1,265 @@
+/**
+ * `agent-incidents report --html`: one self-contained page of a report.
+ * Counts by outcome, cause, phase and retry safety as bar charts that are also
+ * tables; then each listed incident with what a user would be told
+ * (presentIncident), its closed values as badges, its trace and a timeline of
+ * its attempts and tool calls. Pure: a report in, a string out.
+ *
+ * Everything read from the input is escaped ({@link html}); classes, colours
+ * and the user-facing text come only from values checked against the closed
+ * lists of enums.ts, so an unknown value shows as text and changes nothing
+ * else. The page fetches nothing: its CSP is `default-src 'none'` with the
+ * inline styles and the one filter script (by hash) allowed.
+ */
+import { createHash } from 'node:crypto';
+import type { Cause, Outcome, RetrySafety } from '../model/enums.js';
+import { CAUSE_DETAILS, CAUSES, OUTCOMES, PHASES, RETRY_SAFETIES, RETRY_SAFETY_REASONS, SIDE_EFFECTS, isOneOf } from '../model/enums.js';
+import type { Incident } from '../model/incident.js';
+import type { PresentationLocale } from '../presentation/present-incident.js';
+import { PRESENTATION_LOCALES, presentIncident } from '../presentation/present-incident.js';
+import { FILTER_SCRIPT, PAGE_CSS } from './html/assets.js';
+import type { Html } from './html/markup.js';
+import { html, trusted } from './html/markup.js';
+import { formatMillis, hasSideEffects, nonNegative, renderTimeline } from './html/timeline.js';
+import type { Counts, IncidentReport, ReportRun } from './report-model.js';
+
+const SCRIPT_HASH = createHash('sha256').update(FILTER_SCRIPT).digest('base64');
+const CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; img-src data:; base-uri 'none'; form-action 'none'`;
+
+const OUTCOME_TONE: Record<Outcome, Tone> = { success: 'ok', recovered: 'info', failed: 'bad', cancelled: 'neutral', incomplete: 'warn' };
+const SAFETY_TONE: Record<RetrySafety, Tone> = { auto_retry: 'ok', offer_continue: 'info', ask_user_before_retry: 'warn', do_not_retry: 'bad', unknown: 'neutral' };
+type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'neutral';
+
+const TRACE_ID = /^[0-9a-f]{32}$/i;
+const NUMBER = new Intl.NumberFormat('en-US');
+
+/** `n` with thousands separators; a bad count reads as 0. */
+function count(n: unknown): string {
+  return NUMBER.format(Math.round(nonNegative(n)));
+}
+
+/** The Jaeger base URL without trailing slashes; throws a `TypeError` when it is not http(s). */
+function jaegerBase(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`jaegerUrl must be an http(s) URL such as http://127.0.0.1:16686 (actual: ${JSON.stringify(value)})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`jaegerUrl must be an http(s) URL such as http://127.0.0.1:16686 (actual: ${JSON.stringify(value)})`);
+  }
+  return value.trim().replace(/\/+$/, '');
+}
+
+/** The verdict of a row, from its closed values only: what presentIncident needs, nothing from free text. */
+function verdictOf(run: ReportRun): Incident {
+  const cause: Cause | undefined = isOneOf(CAUSES, run.cause) ? run.cause : undefined;
+  return {
+    outcome: isOneOf(OUTCOMES, run.outcome) ? run.outcome : 'failed',
+    cause,
+    causeDetail: cause !== undefined && isOneOf<string>(CAUSE_DETAILS[cause], run.causeDetail) ? run.causeDetail : undefined,
+    phase: isOneOf(PHASES, run.phase) ? run.phase : undefined,
+    retrySafety: isOneOf(RETRY_SAFETIES, run.retrySafety) ? run.retrySafety : undefined,
+    retrySafetyReason: isOneOf(RETRY_SAFETY_REASONS, run.retrySafetyReason) ? run.retrySafetyReason : undefined,
+    sideEffects: isOneOf(SIDE_EFFECTS, run.sideEffects) ? run.sideEffects : 'unknown',
+    factsComplete: true,
+    missingFacts: [],
+    attempts: run.timeline.filter((i) => i.kind === 'attempt').length,
+    recoveredAttempts: 0,
+  };
+}
+
+function toneClass(dimension: 'outcome' | 'retrySafety' | 'other', value: string): string {
+  if (dimension === 'outcome') return isOneOf(OUTCOMES, value) ? ` c-${OUTCOME_TONE[value]}` : ' c-neutral';
+  if (dimension === 'retrySafety') return isOneOf(RETRY_SAFETIES, value) ? ` c-${SAFETY_TONE[value]}` : ' c-neutral';
+  return '';
+}
+
+/**
+ * A value as shown: an absent one (`''` or undefined) is "none", never an
+ * empty cell. A long identifier may wrap after its underscores (each part escaped).
+ */
+function shown(value: string | undefined): Html {
+  if (value === undefined || value === '') return html`<span class="is-none">none</span>`;
+  return html`${value.split('_').map((part, i) => (i === 0 ? part : [trusted('_<wbr>'), part]))}`;
+}
+
+function chart(title: string, over: string, counts: Counts, dimension: 'outcome' | 'retrySafety' | 'other', id: string): Html {
+  const max = Math.max(1, ...counts.map(([, n]) => nonNegative(n)));
+  const rows = counts.map(
+    ([value, n]) => html`<tr data-value="${value}">
+<th scope="row">${shown(value)}</th>
+<td class="share"><span class="bar${toneClass(dimension, value)}" style="width:${((nonNegative(n) / max) * 100).toFixed(2)}%"></span></td>
+<td class="num">${count(n)}</td>
+</tr>`,
+  );
+  return html`<section class="chart" id="${id}">
+<table>
+<caption>${title} <span class="muted">· ${over}</span></caption>
+<thead class="visually-hidden"><tr><th scope="col">${title.replace(/^By /, '')}</th><th scope="col">Share</th><th scope="col">Runs</th></tr></thead>
+<tbody>
+${counts.length > 0 ? rows : html`<tr><td colspan="3" class="muted">nothing to count</td></tr>`}
+</tbody>
+</table>
+</section>`;
+}
+
+function badge(key: string, value: string | undefined, tone = ''): Html {
+  return html`<li class="badge${trusted(tone)}"><span class="k">${key}</span> ${shown(value)}</li>`;
+}
+
+function startedAt(millis: number | undefined): Html | undefined {
+  if (typeof millis !== 'number' || !Number.isFinite(millis)) return undefined;
+  const date = new Date(millis);
+  if (Number.isNaN(date.getTime())) return undefined;
+  const iso = date.toISOString();
+  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
+}
+
+function incidentCard(run: ReportRun, index: number, jaeger: string | undefined, locale: PresentationLocale | undefined): Html {
+  const verdict = verdictOf(run);
+  const text = presentIncident(verdict, { locale });
+  const lang = locale ?? 'en';
+  const id = `incident-${index + 1}`;
+  const traceId = typeof run.traceId === 'string' ? run.traceId : '';
+  const link = jaeger !== undefined && TRACE_ID.test(traceId) ? `${jaeger}/trace/${traceId.toLowerCase()}` : undefined;
+  const sideEffectTools = run.timeline.filter(hasSideEffects).length;
+  const cause = run.causeDetail ? `${run.cause ?? ''}(${run.causeDetail})` : run.cause;
+  const meta: [string, Html | string | undefined][] = [
+    ['Agent', run.agentName],
+    ['Provider', run.provider],
+    ['Service', run.serviceName],
+    ['Started', startedAt(run.startUnixMillis)],
+    ['Duration', run.durationMillis === undefined ? 'never ended' : formatMillis(run.durationMillis)],
+    ['Verdict', run.source === 'folded' ? 'judged by this report from its spans' : 'recorded in the file'],
+  ];
+  return html`<article class="incident sev-${text.severity}" id="${id}" aria-labelledby="${id}-title" data-cause="${run.cause ?? ''}" data-phase="${run.phase ?? ''}" data-safety="${run.retrySafety ?? ''}">
+<span class="sev">${text.severity}</span>
+<h3 id="${id}-title" lang="${lang}">${text.title}</h3>
+<ul class="badges" aria-label="Verdict">
+${badge('outcome', run.outcome, toneClass('outcome', run.outcome))}
+${badge('cause', cause)}
+${badge('phase', run.phase)}
+${badge('retry', run.retrySafety, toneClass('retrySafety', run.retrySafety ?? ''))}
+${run.retrySafetyReason ? badge('because', run.retrySafetyReason) : ''}
+${run.sideEffects && run.sideEffects !== 'none' ? badge('side effects', run.sideEffects, run.sideEffects === 'read_only' ? '' : ' c-warn') : ''}
+</ul>
+<p class="message" lang="${lang}">${text.message}</p>
+<p class="action" lang="${lang}"><strong>What to do:</strong> ${text.suggestedAction}</p>
+<dl class="meta">
+<div class="trace"><dt>Trace</dt><dd><code class="trace-id">${traceId || 'none'}</code>${link ? html` · <a class="trace-link" href="${link}" rel="noreferrer">Open in Jaeger</a>` : ''}</dd></div>
+${meta.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}
+${sideEffectTools > 0 ? html`<div><dt>Tool calls with side effects</dt><dd>${count(sideEffectTools)}</dd></div>` : ''}
+</dl>
+${renderTimeline(run, `${id}-timeline`)}
+</article>`;
+}
+
+function filterOptions(name: string, label: string, counts: Counts): Html {
+  return html`<label>${label}<select name="${name}"><option value="*">all</option>${counts.map(
+    ([value, n]) => html`<option value="${value}">${value === '' ? 'none' : value} (${count(n)})</option>`,
+  )}</select></label>`;
+}
+
+/**
+ * The report as one self-contained HTML page: inline CSS, no external
+ * requests, readable from `file://` and without JavaScript (a small inline
+ * script only adds filters). Every string from the input is escaped.
+ *
+ * @param report the report to show; `incidents` are listed in the order given.
+ * @param options `jaegerUrl` (default none: no trace links; must be http(s),
+ *   a trailing slash is dropped), `generatedAt` (default now), `locale` of the
+ *   incident text (default `'en'`).
+ * @throws TypeError when `jaegerUrl` is not an http(s) URL.
+ */
+export function renderIncidentPage(
+  report: IncidentReport,
+  options: { jaegerUrl?: string; generatedAt?: Date; locale?: PresentationLocale } = {},
+): string {
+  const jaeger = jaegerBase(options.jaegerUrl);
+  const locale = isOneOf(PRESENTATION_LOCALES, options.locale) ? options.locale : undefined;
+  const generatedAt = options.generatedAt ?? new Date();
+  const generated = Number.isNaN(generatedAt.getTime()) ? '' : generatedAt.toISOString();
+  const incidentTotal = report.byOutcome.reduce((sum, [value, n]) => (value === 'success' ? sum : sum + nonNegative(n)), 0);
+  const listed = report.incidents.length;
+  const omitted = nonNegative(report.incidentsOmitted);
+  const over = `${count(incidentTotal)} ${incidentTotal === 1 ? 'incident' : 'incidents'}`;
+
+  const page = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="agent-incidents">
+<title>Incident report · ${count(incidentTotal)} of ${count(report.runs)} runs</title>
+<style>${trusted(PAGE_CSS)}</style>
+</head>
+<body>
+<main>
+<header>
+<p class="eyebrow">agent-incidents report</p>
+<h1>${count(incidentTotal)} ${incidentTotal === 1 ? 'incident' : 'incidents'} in ${count(report.runs)} ${report.runs === 1 ? 'run' : 'runs'}</h1>
+<p class="lede">Read ${count(report.input.lines)} lines: ${count(report.input.spans)} spans in ${count(report.input.traces)} traces.
+${nonNegative(report.folded) > 0 ? `${count(report.folded)} of the runs carried no verdict (exported without the processor or the gateway) and were judged by this report from their spans.` : 'Every run carried its verdict in the file.'}
+${nonNegative(report.window?.runsJudgedEarly) > 0 ? `${count(report.window.runsJudgedEarly)} of them were judged before their trace may have been complete (the report's window was full), as incomplete, never as a success.` : ''}
+${generated ? html`Generated <time datetime="${generated}">${generated.slice(0, 16).replace('T', ' ')} UTC</time>.` : ''}</p>
+<dl class="totals" id="totals">
+<div><dt>Runs</dt><dd data-total="runs">${count(report.runs)}</dd></div>
+<div><dt>Incidents</dt><dd data-total="incidents">${count(incidentTotal)}</dd></div>
+<div><dt>Judged by this report</dt><dd data-total="folded">${count(report.folded)}</dd></div>
+<div><dt>Listed below</dt><dd data-total="listed">${count(listed)}</dd></div>
+</dl>
+</header>
+
+<section aria-labelledby="counts-heading">
+<h2 id="counts-heading">Counts</h2>
+<div class="charts">
+${chart('By outcome', `${count(report.runs)} runs`, report.byOutcome, 'outcome', 'chart-outcome')}
+${chart('By cause', over, report.byCause, 'other', 'chart-cause')}
+${chart('By phase', over, report.byPhase, 'other', 'chart-phase')}
+${chart('By retry safety', over, report.byRetrySafety, 'retrySafety', 'chart-retry-safety')}
+</div>
+</section>
+
+<section aria-labelledby="incidents-heading">
+<h2 id="incidents-heading">Incidents</h2>
+${
+  listed === 0
+    ? html`<p class="note">${incidentTotal === 0 ? 'No incidents: every run succeeded.' : 'No incidents are listed.'}</p>`
+    : html`<p class="muted">Most recent first, ${count(listed)} listed.</p>`
+}
+${omitted > 0 ? html`<p class="note" id="omitted">${count(omitted)} more ${omitted === 1 ? 'incident is' : 'incidents are'} counted above but not listed here (the report's limit).</p>` : ''}
+${
+  listed > 0
+    ? html`<ul class="legend" aria-label="Timeline legend">
+<li><span class="sw sw-attempt"></span>attempt (model request)</li>
+<li><span class="sw sw-tool"></span>tool call</li>
+<li><span class="sw sw-error"></span>failed</li>
+<li><span class="sw sw-open"></span>never ended</li>
+<li><span class="sw sw-side"></span>⚠ tool with side effects</li>
+<li>✕ where the run broke</li>
+</ul>
+<form class="filters" id="filters" hidden aria-label="Filter incidents">
+${filterOptions('cause', 'Cause', report.byCause)}
+${filterOptions('phase', 'Phase', report.byPhase)}
+${filterOptions('safety', 'Retry safety', report.byRetrySafety)}
+<output id="filter-count" aria-live="polite"></output>
+</form>
+<div class="incidents">
+${report.incidents.map((run, i) => incidentCard(run, i, jaeger, locale))}
+</div>`
+    : ''
+}
+</section>
+<footer>Made by agent-incidents from closed values only: no prompt, output or error text is shown. Self-contained; nothing on this page is fetched.</footer>
+</main>
+${listed > 0 ? html`<script>${trusted(FILTER_SCRIPT)}</script>` : ''}
+</body>
+</html>
+`;
+  return page.value;
+}

@@ -1,0 +1,209 @@
+/**
+ * `agent-incidents report --html` in a real browser: the demo's OTLP/JSON
+ * through the CLI into a page, opened from file:// in Debian's Chromium
+ * (scripts/ci/install-chromium.sh) driven by playwright-core. It checks what a
+ * user sees: the counts the CLI reports, bars, a timeline that says where the
+ * run broke, a link to the trace in Jaeger, and that the page fetched nothing.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './support.js';
+
+/** Debian's Chromium; $AGENT_INCIDENTS_CHROMIUM overrides it. */
+const CHROMIUM = process.env.AGENT_INCIDENTS_CHROMIUM || '/usr/bin/chromium';
+const JAEGER_URL = 'http://127.0.0.1:16686';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+type Counts = [string, number][];
+interface CliCounts {
+  runs: number;
+  byOutcome: Counts;
+  byCause: Counts;
+  byPhase: Counts;
+  byRetrySafety: Counts;
+}
+
+function cli(...args: string[]): string {
+  return execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+}
+
+function sorted(counts: Counts): Counts {
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+/** The counts the CLI gives: `report --json` when it has it, else the summary it prints. */
+function cliCounts(file: string): CliCounts {
+  if (cli('report', '--help').includes('--json')) {
+    const report = JSON.parse(cli('report', file, '--json')) as CliCounts;
+    return { runs: report.runs, byOutcome: report.byOutcome, byCause: report.byCause, byPhase: report.byPhase, byRetrySafety: report.byRetrySafety };
+  }
+  // "200 runs  success 92  failed 89 …", then one row per (outcome, cause(detail), phase, retry safety) with its runs.
+  const lines = cli('report', file).split('\n');
+  const head = /^(\d+) runs\s+(.*)$/.exec(lines[0] ?? '');
+  if (!head) throw new Error(`unexpected summary: ${lines.slice(0, 3).join('\n')}`);
+  const byOutcome: Counts = [...head[2]!.matchAll(/(\w+) (\d+)/g)].map((m) => [m[1]!, Number(m[2])]);
+  const tally = (map: Map<string, number>, key: string, n: number) => map.set(key === '-' ? '' : key, (map.get(key === '-' ? '' : key) ?? 0) + n);
+  const cause = new Map<string, number>();
+  const phase = new Map<string, number>();
+  const safety = new Map<string, number>();
+  for (const line of lines.slice(lines.findIndex((l) => l.startsWith('outcome')) + 1)) {
+    const cols = line.trim().split(/\s{2,}/);
+    if (cols.length !== 5) continue;
+    const n = Number(cols[4]);
+    tally(cause, cols[1]!.replace(/\(.*\)$/, ''), n);
+    tally(phase, cols[2]!, n);
+    tally(safety, cols[3]!, n);
+  }
+  return { runs: Number(head[1]), byOutcome, byCause: [...cause], byPhase: [...phase], byRetrySafety: [...safety] };
+}
+
+/** The rows of a chart as the user reads them: label text and the number shown. */
+async function chartCounts(page: Page, id: string): Promise<Counts> {
+  const rows = page.locator(`#${id} tbody tr`);
+  const out: Counts = [];
+  for (const row of await rows.all()) {
+    expect(await row.isVisible()).toBe(true);
+    const label = (await row.locator('th').innerText()).trim();
+    const count = Number((await row.locator('td.num').innerText()).replace(/,/g, ''));
+    out.push([label === 'none' ? '' : label, count]);
+  }
+  return out;
+}
+
+describe('report --html in a browser', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-incidents-html-'));
+  const input = join(dir, 'x.jsonl');
+  const output = join(dir, 'out.html');
+  let context: BrowserContext | undefined;
+  let counts: CliCounts;
+  const requests: string[] = [];
+  const problems: string[] = [];
+  let page: Page;
+  let started = 0;
+
+  beforeAll(async () => {
+    started = performance.now();
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`Chromium not found at ${CHROMIUM}: run scripts/ci/install-chromium.sh (apt-get install -y chromium), or set AGENT_INCIDENTS_CHROMIUM.`);
+    }
+    cli('demo', '--runs', '200', '--out', input);
+    if (!cli('report', '--help').includes('--html')) throw new Error('`agent-incidents report` has no --html option yet (src/cli/program.ts).');
+    cli('report', input, '--html', output, '--jaeger-url', JAEGER_URL);
+    counts = cliCounts(input);
+    context = await chromium.launchPersistentContext(join(dir, 'user-data'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(pathToFileURL(output).href);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    console.log(`report-html: page ${statSync(output, { throwIfNoEntry: false })?.size ?? 0} bytes, browser test ${Math.round(performance.now() - started)} ms, screenshots in ${dir}`);
+    if (process.env.AGENT_INCIDENTS_KEEP_HTML !== '1') rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows the totals and the counts the CLI reports', async () => {
+    expect(await page.title()).toMatch(/^Incident report/);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(new RegExp(`in ${counts.runs} runs$`));
+    expect(Number(await page.locator('[data-total="runs"]').innerText())).toBe(counts.runs);
+    const incidents = counts.byOutcome.filter(([o]) => o !== 'success').reduce((s, [, n]) => s + n, 0);
+    expect(Number(await page.locator('[data-total="incidents"]').innerText())).toBe(incidents);
+    expect(sorted(await chartCounts(page, 'chart-outcome'))).toEqual(sorted(counts.byOutcome));
+    expect(sorted(await chartCounts(page, 'chart-cause'))).toEqual(sorted(counts.byCause));
+    expect(sorted(await chartCounts(page, 'chart-phase'))).toEqual(sorted(counts.byPhase));
+    expect(sorted(await chartCounts(page, 'chart-retry-safety'))).toEqual(sorted(counts.byRetrySafety));
+  });
+
+  it('draws the charts as visible bars, the most frequent the longest', async () => {
+    const bars = page.locator('#chart-cause .bar');
+    expect(await bars.count()).toBe(counts.byCause.length);
+    const widths = await bars.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
+    expect(widths.every((w) => w > 0)).toBe(true);
+    expect(widths[0]).toBe(Math.max(...widths));
+    // The table is labelled for a screen reader.
+    await expect(page.getByRole('table', { name: /By cause/ }).isVisible()).resolves.toBe(true);
+  });
+
+  it('shows an incident with its message and a timeline that marks where it broke', async () => {
+    const card = page.locator('article.incident:has(.tl-item.is-broke)').first();
+    const broke = card.locator('.tl-item.is-broke').first();
+    await broke.scrollIntoViewIfNeeded();
+    expect(await broke.isVisible()).toBe(true);
+    expect(await broke.innerText()).toContain('broke here');
+    const bar = await broke.locator('.tl-bar').boundingBox();
+    expect(bar?.width ?? 0).toBeGreaterThan(0);
+    expect((await card.locator('h3').innerText()).length).toBeGreaterThan(0);
+    expect(await card.locator('.action').innerText()).toMatch(/^What to do: \S/);
+    expect(await card.getByRole('list', { name: /Timeline/ }).isVisible()).toBe(true);
+    await page.screenshot({ path: join(dir, 'incident.png') });
+  });
+
+  it('links each trace to Jaeger', async () => {
+    const link = page.locator('a.trace-link').first();
+    expect(await link.isVisible()).toBe(true);
+    expect(await link.innerText()).toBe('Open in Jaeger');
+    expect(await link.getAttribute('href')).toMatch(/^http:\/\/127\.0\.0\.1:16686\/trace\/[0-9a-f]{32}$/);
+    expect(await page.locator('a.trace-link').count()).toBe(await page.locator('article.incident').count());
+  });
+
+  it('filters the list by cause (the page script runs under its own CSP)', async () => {
+    const [cause, n] = counts.byCause[0]!;
+    const listed = await page.locator(`article.incident[data-cause="${cause}"]`).count();
+    expect(listed).toBeGreaterThan(0);
+    expect(listed).toBeLessThanOrEqual(n);
+    await page.locator('select[name="cause"]').selectOption(cause);
+    expect(await page.locator('article.incident:visible').count()).toBe(listed);
+    expect(await page.locator('#filter-count').innerText()).toMatch(new RegExp(`^Showing ${listed} of \\d+$`));
+    await page.locator('select[name="cause"]').selectOption('*');
+  });
+
+  it('made no network request and logged no error', async () => {
+    await page.screenshot({ path: join(dir, 'page.png') });
+    expect(requests).toEqual([pathToFileURL(output).href]);
+    expect(problems).toEqual([]);
+  });
+
+  it('reads the same without JavaScript: every incident shown, the filters left out', async () => {
+    const plain = await chromium.launchPersistentContext(join(dir, 'user-data-no-js'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      javaScriptEnabled: false,
+    });
+    try {
+      const other = plain.pages()[0] ?? (await plain.newPage());
+      await other.goto(pathToFileURL(output).href);
+      const all = await other.locator('article.incident').count();
+      expect(all).toBeGreaterThan(0);
+      expect(await other.locator('article.incident:visible').count()).toBe(all);
+      expect(await other.locator('#filters').isVisible()).toBe(false);
+      expect(await other.locator('.tl-item.is-broke').first().isVisible()).toBe(true);
+    } finally {
+      await plain.close();
+    }
+  });
+});
