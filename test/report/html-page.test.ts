@@ -155,6 +155,14 @@ describe('renderIncidentPage', () => {
     expect(card).toContain('1 attempt, 2 tool calls, over 1.5 s');
   });
 
+  it('leaves room for an item that never ended in a run that never ended, so its bar shows', () => {
+    const timeline = [item({ spanId: 'b1', durationMillis: 1000 }), item({ spanId: 'b2', kind: 'tool', startOffsetMillis: 1000, durationMillis: undefined, status: 'open', broke: true })];
+    const page = renderIncidentPage(report({ incidents: [run({ durationMillis: undefined, timeline })] }), { generatedAt: AT });
+    const card = section(page, '<article class="incident', '</article>');
+    expect(card).toContain('1 attempt, 1 tool call, over at least 1.0 s');
+    expect(card).toContain('style="left:90.91%;width:max(3px,9.09%)"');
+  });
+
   it('says when a run has no attempts or tool calls, and when incidents were not listed', () => {
     const page = renderIncidentPage(report({ incidents: [run({ timeline: [] })], incidentsOmitted: 3 }), { generatedAt: AT });
     expect(page).toContain('No attempts or tool calls of this run are in the input.');

@@ -86,7 +86,7 @@ a:focus-visible, select:focus-visible, button:focus-visible { outline: 2px solid
 .tl-bar { position: absolute; top: 0.15rem; bottom: 0.15rem; border-radius: 3px; background: var(--attempt); }
 .tl-tool .tl-bar { background: var(--tool); }
 .tl-item.is-error .tl-bar { background: repeating-linear-gradient(135deg, var(--bad) 0 5px, color-mix(in srgb, var(--bad) 70%, transparent) 5px 9px); }
-.tl-item.is-open .tl-bar { background: transparent; border: 1.5px dashed var(--warn); }
+.tl-item.is-open .tl-bar { background: linear-gradient(to right, color-mix(in srgb, var(--warn) 35%, transparent), transparent); border: 1.5px dashed var(--warn); border-right: 0; border-radius: 3px 0 0 3px; }
 .tl-item.has-side-effects .tl-bar { box-shadow: 0 0 0 2px var(--warn); }
 .tl-item.is-broke .tl-track { background: var(--bad-bg); }
 .tl-item.is-broke .tl-bar::after { content: "✕"; position: absolute; right: -1.1rem; top: 50%; transform: translateY(-50%); color: var(--bad); font-weight: 700; font-size: 0.8rem; }

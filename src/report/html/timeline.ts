@@ -62,10 +62,20 @@ ${notes.length > 0 ? html`<span class="tl-notes">${notes.map((n) => [n, ' '])}</
 </li>`;
 }
 
-/** The time the timeline spans: the run's duration, or the end of its last item, never 0. */
+/**
+ * The time the timeline spans: the run's duration, or the end of its last
+ * item; when an item never ended after that, a little past its start so its
+ * bar shows. Never 0.
+ */
 export function timelineScale(run: ReportRun): number {
   let end = nonNegative(run.durationMillis);
-  for (const item of run.timeline) end = Math.max(end, nonNegative(item.startOffsetMillis) + nonNegative(item.durationMillis));
+  let lastOpenStart = -1;
+  for (const item of run.timeline) {
+    const start = nonNegative(item.startOffsetMillis);
+    if (item.status === 'open' || item.durationMillis === undefined) lastOpenStart = Math.max(lastOpenStart, start);
+    else end = Math.max(end, start + nonNegative(item.durationMillis));
+  }
+  if (lastOpenStart >= 0 && lastOpenStart >= end * 0.9) end = Math.max(lastOpenStart * 1.1, lastOpenStart + 1);
   return end > 0 ? end : 1;
 }
 
@@ -75,10 +85,13 @@ export function renderTimeline(run: ReportRun, headingId: string): Html {
     return html`<p class="tl-empty">No attempts or tool calls of this run are in the input.</p>`;
   }
   const scale = timelineScale(run);
+  // What was seen, without the room left after an item that never ended.
+  const seen = run.timeline.reduce((end, i) => Math.max(end, nonNegative(i.startOffsetMillis) + nonNegative(i.durationMillis)), nonNegative(run.durationMillis));
+  const openEnded = run.durationMillis === undefined && run.timeline.some((i) => i.status === 'open' || i.durationMillis === undefined);
   const attempts = run.timeline.filter((i) => i.kind === 'attempt').length;
   const tools = run.timeline.length - attempts;
   return html`<div class="timeline">
-<h4 id="${headingId}" class="tl-heading">Timeline <span class="muted">· ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}, ${tools} tool ${tools === 1 ? 'call' : 'calls'}, over ${formatMillis(scale)}</span></h4>
+<h4 id="${headingId}" class="tl-heading">Timeline <span class="muted">· ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}, ${tools} tool ${tools === 1 ? 'call' : 'calls'}, ${openEnded ? 'over at least' : 'over'} ${formatMillis(Math.max(seen, ...run.timeline.map((i) => nonNegative(i.startOffsetMillis))))}</span></h4>
 <ol class="tl" aria-labelledby="${headingId}">
 ${run.timeline.map((item) => itemRow(item, scale))}
 </ol>
