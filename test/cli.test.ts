@@ -14,9 +14,11 @@ const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
+    // An empty pipe: `report` with no file reads stdin when it is not a terminal.
+    child.stdin?.end();
   });
 }
 
@@ -47,8 +49,9 @@ describe('agent-incidents demo', () => {
     const demo = await run(['demo', '--runs', '60', '--seed', '7', '--out', out]);
     const report = await run(['report', out]);
     expect(report.code).toBe(0);
-    const table = demo.stdout.split('\n\nwrote')[0];
-    expect(report.stdout.trim()).toBe(table?.trim());
+    const table = demo.stdout.split('\n\nwrote')[0]!;
+    // Then the most recent incidents by trace id (test/cli-report.test.ts).
+    expect(report.stdout.startsWith(`${table.trim()}\n\nMost recent 20 of `)).toBe(true);
   });
 
   it('is reproducible for a seed', async () => {
@@ -66,7 +69,8 @@ describe('usage errors get one line and exit code 2', () => {
     { name: 'a malformed --otlp-endpoint', args: ['demo', '--otlp-endpoint', 'not a url'], message: /expected an http\(s\) URL/ },
     { name: 'an unknown command', args: ['frobnicate'], message: /unknown command 'frobnicate'/ },
     { name: 'a missing report file', args: ['report', '/nonexistent/incidents.jsonl'], message: /cannot read \/nonexistent\/incidents.jsonl: ENOENT/ },
-    { name: 'report without a file', args: ['report'], message: /missing required argument 'file'/ },
+    { name: 'a negative --limit', args: ['report', '-', '--limit', '-1'], message: /--limit must be an integer from 0/ },
+    { name: 'a malformed --jaeger-url', args: ['report', '-', '--jaeger-url', 'jaeger'], message: /expected an http\(s\) URL such as http:\/\/127.0.0.1:16686/ },
   ];
   it.each(cases)('$name', async ({ args, message }) => {
     const result = await run(args);

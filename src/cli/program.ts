@@ -1,18 +1,26 @@
 /**
  * The `agent-incidents` command line: `demo` plays a simulated fleet through
- * the processor and writes OTLP/JSON; `report FILE` summarizes such a file;
- * `gateway --config FILE` runs the OTLP gateway until SIGTERM or SIGINT.
- * Usage errors, bad configuration and unreadable files print one line and
- * exit with code 2.
+ * the processor and writes OTLP/JSON; `report [file]` summarizes such a file
+ * (or stdin, plain or gzip) as a table, `--json` or `--html`; `gateway
+ * --config FILE` runs the OTLP gateway until SIGTERM or SIGINT. Usage errors,
+ * bad configuration and unreadable files print one line and exit with code 2.
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { styleText } from 'node:util';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { ProgressLine } from '../demo/progress-line.js';
 import { runDemo } from '../demo/run-demo.js';
 import { GatewayConfigError, loadGatewayConfig } from '../gateway/config.js';
 import { createGateway } from '../gateway/gateway.js';
 import { SpillLogLockedError } from '../gateway/spill-log.js';
-import { OtlpJsonError, runRowsFromOtlpJsonLines } from '../report/otlp-json.js';
+import { renderIncidentPage } from '../report/html-page.js';
+import { renderIncidentList, renderReportNotes } from '../report/incident-list.js';
+import { OtlpJsonError } from '../report/otlp-json-line.js';
+import { GzipInputError, readReport } from '../report/read-report.js';
+import { REPORT_DEFAULTS } from '../report/report-builder.js';
+import type { IncidentReport } from '../report/report-model.js';
 import type { SummaryStyle } from '../report/summary-table.js';
 import { PLAIN, renderSummary } from '../report/summary-table.js';
 
@@ -32,6 +40,24 @@ function positiveInt(name: string, max: number) {
   };
 }
 
+function viewerUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+    return value;
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL such as http://127.0.0.1:16686.');
+  }
+}
+
+function nonNegativeInt(name: string, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0 || n > max) throw new InvalidArgumentError(`${name} must be an integer from 0 to ${max}.`);
+    return n;
+  };
+}
+
 function endpoint(value: string): string {
   try {
     const url = new URL(value);
@@ -47,6 +73,44 @@ function styleFor(stream: NodeJS.WriteStream): SummaryStyle {
   return { colour: (colour, text) => styleText(colour === 'gray' ? 'gray' : colour, text) };
 }
 
+/** The package's version, read from its package.json at run time (two levels up from both src/cli and dist/cli). */
+export function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof manifest.version === 'string' ? manifest.version : '0.0.0';
+}
+
+/** Options of `report`. */
+interface ReportOptions {
+  json?: boolean;
+  html?: string;
+  jaegerUrl?: string;
+  limit: number;
+  show: number;
+  maxSpans: number;
+  idleLines: number;
+}
+
+/** The input of `report`: the file, or stdin for `-` or no file when stdin is piped. */
+function reportInput(file: string | undefined): { stream: Readable; name: string } {
+  if (file === undefined && process.stdin.isTTY) throw new UsageError('report: give an OTLP/JSON lines file, or pipe one in (`-` reads stdin)');
+  if (file === undefined || file === '-') return { stream: process.stdin, name: 'stdin' };
+  return { stream: createReadStream(file), name: file };
+}
+
+async function buildReport(file: string | undefined, opts: ReportOptions): Promise<IncidentReport> {
+  const { stream, name } = reportInput(file);
+  try {
+    return await readReport(stream, { limit: opts.limit, maxSpans: opts.maxSpans, idleLines: opts.idleLines });
+  } catch (error) {
+    if (error instanceof OtlpJsonError || error instanceof GzipInputError) throw new UsageError(`${name}: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && code.startsWith('E')) throw new UsageError(`cannot read ${name}: ${code}`);
+    throw error;
+  } finally {
+    if (stream !== process.stdin) stream.destroy();
+  }
+}
+
 function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
@@ -57,6 +121,7 @@ export function createProgram(): Command {
   const program = new Command()
     .name('agent-incidents')
     .description('See, explain and safely recover from interrupted AI-agent runs (OpenTelemetry).')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .showSuggestionAfterError(false)
     .configureOutput({ outputError: (text, write) => write(`agent-incidents: ${text.replace(/^error: /, '').trim()}\n`) });
@@ -71,12 +136,16 @@ export function createProgram(): Command {
     .exitOverride()
     .action(async (opts: { runs: number; seed: number; out: string; otlpEndpoint?: string }) => {
       let result;
+      // A bar on a terminal only: piped or redirected stderr gets no control characters.
+      const progress = process.stderr.isTTY ? new ProgressLine(process.stderr, opts.runs, 'runs') : undefined;
       try {
-        result = await runDemo(opts);
+        result = await runDemo({ ...opts, onProgress: progress && ((played) => progress.update(played)) });
       } catch (error) {
         throw new UsageError(`cannot write ${opts.out}: ${errorText(error)}`);
+      } finally {
+        progress?.done();
       }
-      process.stdout.write(renderSummary(result.rows, styleFor(process.stdout)) + '\n\n');
+      process.stdout.write(renderSummary(result.report, styleFor(process.stdout)) + '\n\n');
       process.stdout.write(`wrote ${result.spans} spans in ${result.traces} traces to ${opts.out} (OTLP/JSON, one ExportTraceServiceRequest per line)\n`);
       if (opts.otlpEndpoint) {
         if (result.otlpError) throw new ExportFailed(`export to ${opts.otlpEndpoint} failed: ${result.otlpError}`);
@@ -86,25 +155,33 @@ export function createProgram(): Command {
 
   program
     .command('report')
-    .description('print the incident summary of an OTLP/JSON lines file; runs exported without a verdict are judged from their spans')
-    .argument('<file>', 'OTLP/JSON lines file')
+    .description('summarize an OTLP/JSON lines file (plain or gzip; `-` or a pipe: stdin); runs exported without a verdict are judged from their spans')
+    .argument('[file]', 'OTLP/JSON lines file, one ExportTraceServiceRequest per line; `-` for stdin')
+    .option('--json', 'print the report as JSON (the IncidentReport of docs/cli.md) instead of the table')
+    .option('--html <file>', 'also write the report as a self-contained HTML page')
+    .option('--jaeger-url <url>', 'Jaeger UI address, e.g. http://127.0.0.1:16686: link each incident to its trace', viewerUrl)
+    .option('--limit <n>', 'incidents listed one by one (counts always cover all)', nonNegativeInt('--limit', 1_000_000), REPORT_DEFAULTS.limit)
+    .option('--show <n>', 'most recent incidents shown in the table', nonNegativeInt('--show', 1_000_000), 20)
+    .option('--max-spans <n>', 'spans of unfinished traces held at most; over it the oldest trace is judged early', positiveInt('--max-spans', 100_000_000), REPORT_DEFAULTS.maxSpans)
+    .option('--idle-lines <n>', 'a trace with no span in this many lines is judged', positiveInt('--idle-lines', 100_000_000), REPORT_DEFAULTS.idleLines)
     .exitOverride()
-    .action(async (file: string) => {
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? errorText(error)}`);
+    .action(async (file: string | undefined, opts: ReportOptions) => {
+      const report = await buildReport(file, opts);
+      if (opts.html) {
+        try {
+          await writeFile(opts.html, renderIncidentPage(report, { jaegerUrl: opts.jaegerUrl, generatedAt: new Date() }));
+        } catch (error) {
+          throw new UsageError(`cannot write ${opts.html}: ${(error as NodeJS.ErrnoException).code ?? errorText(error)}`);
+        }
       }
-      try {
-        const rows = runRowsFromOtlpJsonLines(text);
-        process.stdout.write(renderSummary(rows, styleFor(process.stdout)) + '\n');
-        const folded = rows.filter((r) => r.source === 'folded').length;
-        if (folded > 0) process.stdout.write(`\n${folded} of ${rows.length} runs carried no verdict (exported without the processor or the gateway) and were judged here from their spans.\n`);
-      } catch (error) {
-        if (error instanceof OtlpJsonError) throw new UsageError(`${file}: ${error.message}`);
-        throw error;
+      if (opts.json) {
+        process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+        return;
       }
+      const style = styleFor(process.stdout);
+      const parts = [renderSummary(report, style), renderIncidentList(report, { count: opts.show, jaegerUrl: opts.jaegerUrl }, style), renderReportNotes(report)];
+      if (opts.html) parts.push(`wrote ${opts.html}`);
+      process.stdout.write(parts.filter((p) => p !== '').join('\n\n') + '\n');
     });
 
   program

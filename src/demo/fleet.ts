@@ -254,19 +254,40 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * Plays `runs` runs: first one of each kind (so every cause and phase shows
- * up), then kinds drawn by weight. `startRun` creates each run's recorder.
+ * Plays a fleet a slice at a time (so a caller can yield between slices and
+ * show progress): first one run of each kind (so every cause and phase shows
+ * up), then kinds drawn by weight from the seeded random sequence.
  */
-export function playFleet(options: { readonly runs: number; readonly seed: number; readonly startRun: (kind: FleetRun) => RunRecorder }): void {
-  const random = seededRandom(options.seed);
-  const total = FLEET.reduce((sum, kind) => sum + kind.weight, 0);
-  for (let i = 0; i < options.runs; i += 1) {
-    let kind = FLEET[i];
-    if (!kind) {
-      let pick = random() * total;
-      kind = FLEET.find((k) => (pick -= k.weight) < 0) ?? FLEET[0]!;
-    }
-    const run = options.startRun(kind);
-    if (kind.play(run) !== 'leave_open') run.end();
+export class FleetPlayer {
+  readonly #random: () => number;
+  readonly #total = FLEET.reduce((sum, kind) => sum + kind.weight, 0);
+  #played = 0;
+
+  constructor(seed: number) {
+    this.#random = seededRandom(seed);
   }
+
+  /** Runs played so far. */
+  get played(): number {
+    return this.#played;
+  }
+
+  /** Plays the next `runs` runs; `startRun` creates each run's recorder. */
+  play(runs: number, startRun: (kind: FleetRun) => RunRecorder): void {
+    for (let i = 0; i < runs; i += 1) {
+      let kind = FLEET[this.#played];
+      if (!kind) {
+        let pick = this.#random() * this.#total;
+        kind = FLEET.find((k) => (pick -= k.weight) < 0) ?? FLEET[0]!;
+      }
+      this.#played += 1;
+      const run = startRun(kind);
+      if (kind.play(run) !== 'leave_open') run.end();
+    }
+  }
+}
+
+/** Plays `runs` runs at once (see {@link FleetPlayer}). `startRun` creates each run's recorder. */
+export function playFleet(options: { readonly runs: number; readonly seed: number; readonly startRun: (kind: FleetRun) => RunRecorder }): void {
+  new FleetPlayer(options.seed).play(options.runs, options.startRun);
 }

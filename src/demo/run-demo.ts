@@ -1,21 +1,22 @@
 /**
  * `agent-incidents demo`: plays a simulated fleet through a real tracer
  * provider and the IncidentSpanProcessor, writes OTLP/JSON (one
- * ExportTraceServiceRequest per trace, one per line) and returns the runs.
+ * ExportTraceServiceRequest per trace, one per line) as each trace finishes,
+ * and builds the report of what it wrote as it goes: memory stays flat
+ * however many runs are asked for.
  */
-import { writeFile } from 'node:fs/promises';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { RunRow } from '../report/otlp-json.js';
-import { runRowsFromOtlpJsonLines } from '../report/otlp-json.js';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ReportBuilder } from '../report/report-builder.js';
+import type { IncidentReport } from '../report/report-model.js';
 import { RunRecorder } from '../runtime/run-recorder.js';
 import { IncidentSpanProcessor } from '../sdk/incident-span-processor.js';
-import { playFleet } from './fleet.js';
-import { KeepingExporter } from './keeping-exporter.js';
+import { FleetPlayer } from './fleet.js';
+import { TraceLines } from './trace-lines.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -27,11 +28,14 @@ export interface DemoOptions {
   readonly out: string;
   /** Also export to this OTLP/HTTP traces endpoint (e.g. http://127.0.0.1:4318/v1/traces). */
   readonly otlpEndpoint?: string;
+  /** Called after each slice of runs with the runs played so far (for a progress bar). @default none */
+  readonly onProgress?: (played: number) => void;
 }
 
 /** What the demo produced. */
 export interface DemoResult {
-  readonly rows: RunRow[];
+  /** The report of the file written, as `agent-incidents report` would give it. */
+  readonly report: IncidentReport;
   readonly spans: number;
   readonly traces: number;
   /** Set when the OTLP endpoint refused or could not be reached. */
@@ -56,28 +60,43 @@ class WatchedExporter implements SpanExporter {
   }
 }
 
-/** One OTLP/JSON ExportTraceServiceRequest per trace, in first-seen order. */
-export function otlpJsonLinesByTrace(spans: readonly ReadableSpan[]): string[] {
-  const byTrace = new Map<string, ReadableSpan[]>();
-  for (const span of spans) {
-    const traceId = span.spanContext().traceId;
-    const group = byTrace.get(traceId) ?? [];
-    group.push(span);
-    byTrace.set(traceId, group);
-  }
-  const decoder = new TextDecoder();
-  return [...byTrace.values()].map((group) => decoder.decode(JsonTraceSerializer.serializeRequest(group)));
-}
-
 const PROVIDERS = [
   { providerName: 'openai', model: 'gpt-5-mini' },
   { providerName: 'anthropic', model: 'claude-sonnet-4-5' },
 ];
 
-/** Runs the demo fleet and writes `options.out`. */
+/** Runs between yields to the event loop: lets the OTLP exporter send and keeps the SDK's pending work short. */
+const SLICE = 100;
+/** Bytes buffered before a write. */
+const WRITE_BUFFER = 1 << 20;
+
+/** Runs the demo fleet and writes `options.out`, a trace at a time. */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
-  const keeping = new KeepingExporter();
-  const processors: SpanProcessor[] = [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(keeping)];
+  const fd = openSync(options.out, 'w');
+  try {
+    return await playInto(fd, options);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function playInto(fd: number, options: DemoOptions): Promise<DemoResult> {
+  const builder = new ReportBuilder();
+  let buffered: string[] = [];
+  let bufferedBytes = 0;
+  const drain = (): void => {
+    if (buffered.length === 0) return;
+    writeSync(fd, buffered.join(''));
+    buffered = [];
+    bufferedBytes = 0;
+  };
+  const lines = new TraceLines((line) => {
+    builder.addLine(line);
+    buffered.push(line, '\n');
+    bufferedBytes += line.length + 1;
+    if (bufferedBytes >= WRITE_BUFFER) drain();
+  });
+  const processors: SpanProcessor[] = [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), lines];
   const otlp = options.otlpEndpoint ? new WatchedExporter(new OTLPTraceExporter({ url: options.otlpEndpoint })) : undefined;
   if (otlp) processors.push(new BatchSpanProcessor(otlp));
   const provider = new BasicTracerProvider({
@@ -86,14 +105,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   });
   const tracer = provider.getTracer('agent-incidents-demo');
   let index = 0;
-  playFleet({
-    runs: options.runs,
-    seed: options.seed,
-    startRun: () => {
-      const { providerName, model } = PROVIDERS[index++ % PROVIDERS.length]!;
-      return RunRecorder.start({ tracer, agentName: 'demo-agent', providerName, model });
-    },
-  });
+  const startRun = () => {
+    const { providerName, model } = PROVIDERS[index++ % PROVIDERS.length]!;
+    return RunRecorder.start({ tracer, agentName: 'demo-agent', providerName, model });
+  };
+  const fleet = new FleetPlayer(options.seed);
+  while (fleet.played < options.runs) {
+    fleet.play(Math.min(SLICE, options.runs - fleet.played), startRun);
+    options.onProgress?.(fleet.played);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   // Shutdown finalizes the runs that never ended (crashed agents) and flushes
   // exports. An unreachable collector must not cost the user the local file.
   let shutdownError: string | undefined;
@@ -102,8 +123,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   } catch (error) {
     shutdownError = error instanceof Error ? error.message : String(error);
   }
-  const lines = otlpJsonLinesByTrace(keeping.spans);
-  const text = lines.join('\n') + '\n';
-  await writeFile(options.out, text);
-  return { rows: runRowsFromOtlpJsonLines(text), spans: keeping.spans.length, traces: lines.length, otlpError: otlp?.error ?? shutdownError };
+  lines.flush();
+  drain();
+  const report = builder.finish();
+  return { report, spans: lines.spans, traces: report.input.traces, otlpError: otlp?.error ?? shutdownError };
 }

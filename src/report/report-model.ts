@@ -57,6 +57,37 @@ export interface ReportRun {
 /** Counts of one dimension, most frequent first. An absent value is counted under `''`, shown as "none". */
 export type Counts = readonly (readonly [value: string, runs: number])[];
 
+/** Incidents of one kind: runs with the same outcome, cause, cause detail, phase and retry safety. */
+export interface IncidentKind {
+  readonly outcome: string;
+  readonly cause?: string;
+  readonly causeDetail?: string;
+  readonly phase?: string;
+  readonly retrySafety?: string;
+  readonly runs: number;
+}
+
+/**
+ * How the input was held while it was read: spans of unfinished traces are
+ * held in a bounded window, so a report's memory does not grow with its input.
+ */
+export interface ReportWindow {
+  /** Spans held at most; over it the trace that has waited longest is judged first. */
+  readonly maxSpans: number;
+  /** A trace with no span in this many lines is judged. */
+  readonly idleLines: number;
+  /**
+   * Traces judged because the window was full, before they may have been
+   * complete. Their runs without a verdict were judged as if evidence was cut
+   * off: `incomplete`, never `success` (a missing part may hide a failure).
+   */
+  readonly tracesJudgedEarly: number;
+  /** Of {@link IncidentReport.folded}, runs judged that way. */
+  readonly runsJudgedEarly: number;
+  /** Traces whose spans came again after the trace was judged: the later part was judged on its own, each run counted once. */
+  readonly tracesSeenAgain: number;
+}
+
 /** The whole report of one input. */
 export interface IncidentReport {
   /** Runs seen, incidents or not. */
@@ -68,10 +99,16 @@ export interface IncidentReport {
   readonly byCause: Counts;
   readonly byPhase: Counts;
   readonly byRetrySafety: Counts;
+  /** Incidents by kind (outcome, cause, detail, phase, retry safety), most frequent first: the terminal table's rows. */
+  readonly byKind: readonly IncidentKind[];
   /** Incidents listed one by one, most recent first, at most the report's limit. */
   readonly incidents: readonly ReportRun[];
   /** Incidents counted above but not listed because of the limit. */
   readonly incidentsOmitted: number;
-  /** Input read: lines, spans, distinct traces. */
+  /**
+   * Input read: lines, spans, traces. A trace whose spans came again after
+   * it was judged and forgotten (farther apart than the window remembers) counts again.
+   */
   readonly input: { readonly lines: number; readonly spans: number; readonly traces: number };
+  readonly window: ReportWindow;
 }

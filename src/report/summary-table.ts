@@ -1,8 +1,8 @@
 /**
- * Renders run rows as the readable summary the CLI prints: runs by outcome,
+ * Renders a report as the readable summary the CLI prints: runs by outcome,
  * then one line per (outcome, cause, phase, retry safety) with counts.
  */
-import type { RunRow } from './otlp-json.js';
+import type { IncidentReport } from './report-model.js';
 
 /** How the summary is drawn. */
 export interface SummaryStyle {
@@ -13,33 +13,29 @@ export interface SummaryStyle {
 /** No colour at all (files, pipes, `NO_COLOR`). */
 export const PLAIN: SummaryStyle = { colour: (_c, text) => text };
 
-const OUTCOME_COLOUR = { success: 'green', recovered: 'cyan', failed: 'red', cancelled: 'yellow', incomplete: 'red' } as const;
-const SAFETY_COLOUR = { auto_retry: 'green', offer_continue: 'cyan', ask_user_before_retry: 'yellow', do_not_retry: 'red', unknown: 'gray' } as const;
+/** Terminal colour of each outcome. */
+export const OUTCOME_COLOUR = { success: 'green', recovered: 'cyan', failed: 'red', cancelled: 'yellow', incomplete: 'red' } as const;
+/** Terminal colour of each retry safety. */
+export const SAFETY_COLOUR = { auto_retry: 'green', offer_continue: 'cyan', ask_user_before_retry: 'yellow', do_not_retry: 'red', unknown: 'gray' } as const;
 
-function pad(text: string, width: number): string {
+/** `text` padded with spaces to `width`. */
+export function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - text.length));
 }
 
-/** Counts of distinct values, most frequent first, ties by name. */
-export function countBy<T>(items: readonly T[], key: (item: T) => string): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-}
-
-/** The summary table of `rows` as lines of text. */
-export function renderSummary(rows: readonly RunRow[], style: SummaryStyle = PLAIN): string {
+/** The summary table of a report as lines of text: runs by outcome, then one line per kind of incident with its count. */
+export function renderSummary(report: IncidentReport, style: SummaryStyle = PLAIN): string {
   const c = style.colour;
   const lines: string[] = [];
-  const outcomes = countBy(rows, (r) => r.outcome);
-  lines.push(c('bold', `${rows.length} runs`) + '  ' + outcomes.map(([o, n]) => c(OUTCOME_COLOUR[o as keyof typeof OUTCOME_COLOUR] ?? 'gray', `${o} ${n}`)).join('  '));
-  const incidents = rows.filter((r) => r.outcome !== 'success');
-  if (incidents.length === 0) return lines.join('\n');
-  const cause = (r: RunRow) => (r.causeDetail ? `${r.cause}(${r.causeDetail})` : (r.cause ?? '-'));
-  const groups = countBy(incidents, (r) => [r.outcome, cause(r), r.phase ?? '-', r.retrySafety ?? '-'].join('\u0000')).map(([k, n]) => {
-    const [outcome = '', causeText = '', phase = '', safety = ''] = k.split('\u0000');
-    return { outcome, causeText, phase, safety, n };
-  });
+  lines.push(c('bold', `${report.runs} runs`) + '  ' + report.byOutcome.map(([o, n]) => c(OUTCOME_COLOUR[o as keyof typeof OUTCOME_COLOUR] ?? 'gray', `${o} ${n}`)).join('  '));
+  if (report.byKind.length === 0) return lines.join('\n');
+  const groups = report.byKind.map((k) => ({
+    outcome: k.outcome,
+    causeText: k.causeDetail ? `${k.cause}(${k.causeDetail})` : (k.cause ?? '-'),
+    phase: k.phase ?? '-',
+    safety: k.retrySafety ?? '-',
+    n: k.runs,
+  }));
   const headers = ['outcome', 'cause(detail)', 'phase', 'retry safety', 'runs'];
   const widths = [
     Math.max(headers[0]!.length, ...groups.map((g) => g.outcome.length)),
@@ -60,9 +56,10 @@ export function renderSummary(rows: readonly RunRow[], style: SummaryStyle = PLA
       ].join('  '),
     );
   }
-  const causes = new Set(incidents.map((r) => r.cause).filter(Boolean));
-  const phases = new Set(incidents.map((r) => r.phase).filter(Boolean));
+  const incidents = report.byKind.reduce((sum, k) => sum + k.runs, 0);
+  const causes = report.byCause.filter(([cause]) => cause !== '').length;
+  const phases = report.byPhase.filter(([phase]) => phase !== '').length;
   lines.push('');
-  lines.push(c('gray', `${causes.size} distinct causes, ${phases.size} distinct phases across ${incidents.length} incidents`));
+  lines.push(c('gray', `${causes} distinct causes, ${phases} distinct phases across ${incidents} incidents`));
   return lines.join('\n');
 }

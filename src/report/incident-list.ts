@@ -1,0 +1,84 @@
+/**
+ * The most recent incidents of a report as terminal lines, one per run, with
+ * the trace id (and a link to the trace viewer when its address is given),
+ * so each can be looked up; then what the report judged itself.
+ */
+import type { IncidentReport, ReportRun } from './report-model.js';
+import type { SummaryStyle } from './summary-table.js';
+import { OUTCOME_COLOUR, pad, PLAIN, SAFETY_COLOUR } from './summary-table.js';
+
+/** How the incident list is drawn. */
+export interface IncidentListOptions {
+  /** Incidents shown. @default 20 */
+  readonly count?: number;
+  /** Jaeger UI base address (e.g. http://127.0.0.1:16686): each incident gets a link to its trace, its verdict span highlighted. @default none */
+  readonly jaegerUrl?: string;
+}
+
+/** The Jaeger UI address of a run's trace, its verdict span found (`uiFind`). */
+export function jaegerTraceUrl(jaegerUrl: string, run: Pick<ReportRun, 'traceId' | 'spanId'>): string {
+  return `${jaegerUrl.replace(/\/+$/, '')}/trace/${run.traceId}?uiFind=${run.spanId}`;
+}
+
+function when(run: ReportRun): string {
+  return run.startUnixMillis === undefined ? '-' : new Date(run.startUnixMillis).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+/** The list of the most recent incidents, as lines of text; empty when there are none. */
+export function renderIncidentList(report: IncidentReport, options: IncidentListOptions = {}, style: SummaryStyle = PLAIN): string {
+  const c = style.colour;
+  const shown = report.incidents.slice(0, options.count ?? 20);
+  if (shown.length === 0) return '';
+  const total = report.incidents.length + report.incidentsOmitted;
+  const rows = shown.map((run) => ({
+    run,
+    started: when(run),
+    cause: run.causeDetail ? `${run.cause}(${run.causeDetail})` : (run.cause ?? '-'),
+    phase: run.phase ?? '-',
+    safety: run.retrySafety ?? '-',
+  }));
+  const headers = ['started (UTC)', 'trace id', 'outcome', 'cause(detail)', 'phase', 'retry safety'];
+  const widths = [
+    Math.max(headers[0]!.length, ...rows.map((r) => r.started.length)),
+    32,
+    Math.max(headers[2]!.length, ...rows.map((r) => r.run.outcome.length)),
+    Math.max(headers[3]!.length, ...rows.map((r) => r.cause.length)),
+    Math.max(headers[4]!.length, ...rows.map((r) => r.phase.length)),
+  ];
+  const lines = [c('bold', `${shown.length === total ? 'Incidents' : `Most recent ${shown.length} of ${total} incidents`}, most recent first`), ''];
+  lines.push(c('bold', headers.slice(0, 5).map((h, i) => pad(h, widths[i]!)).join('  ') + '  ' + headers[5]));
+  for (const r of rows) {
+    lines.push(
+      [
+        pad(r.started, widths[0]!),
+        r.run.traceId,
+        c(OUTCOME_COLOUR[r.run.outcome as keyof typeof OUTCOME_COLOUR] ?? 'gray', pad(r.run.outcome, widths[2]!)),
+        pad(r.cause, widths[3]!),
+        pad(r.phase, widths[4]!),
+        c(SAFETY_COLOUR[r.safety as keyof typeof SAFETY_COLOUR] ?? 'gray', r.safety),
+      ].join('  '),
+    );
+    if (options.jaegerUrl) lines.push(c('gray', `  ${jaegerTraceUrl(options.jaegerUrl, r.run)}`));
+  }
+  return lines.join('\n');
+}
+
+/** What the report judged itself and how it held the input, as sentences; empty when there is nothing to say. */
+export function renderReportNotes(report: IncidentReport): string {
+  const notes: string[] = [];
+  if (report.folded > 0) {
+    notes.push(`${report.folded} of ${report.runs} runs carried no verdict (exported without the processor or the gateway) and were judged here from their spans.`);
+  }
+  const w = report.window;
+  if (w.tracesJudgedEarly > 0) {
+    notes.push(
+      `${w.runsJudgedEarly} runs in ${w.tracesJudgedEarly} traces were judged before their trace may have been complete (more than ${w.maxSpans} spans held at once): judged as incomplete, never success; raise --max-spans to hold more.`,
+    );
+  }
+  if (w.tracesSeenAgain > 0) {
+    notes.push(
+      `${w.tracesSeenAgain} traces had spans after they were judged (more than ${w.idleLines} lines after the rest, or after the window was full): the later spans were judged on their own, each run counted once; raise --idle-lines to hold traces longer.`,
+    );
+  }
+  return notes.join('\n');
+}
