@@ -61,9 +61,14 @@ function installLines(markdown: string): string[] {
     .filter((line) => line.startsWith('npm install '));
 }
 
+/** Seconds each step took, printed at the end: the test runs against the registry, so slowness needs a culprit. */
+const timings: string[] = [];
+
 async function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const started = performance.now();
   try {
     const { stdout } = await execFile(command, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
+    timings.push(`${((performance.now() - started) / 1000).toFixed(1)} s  ${command === 'sh' ? (args[1] ?? '') : [basename(command), ...args].join(' ')}`);
     return stdout;
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
@@ -119,13 +124,16 @@ beforeAll(async () => {
     }),
   );
   // tsc exits non-zero on any error but still emits: the errors are judged below, the first block is run either way.
+  const tscStarted = performance.now();
   const tsc = await execFile(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--pretty', 'false'], {
     cwd: app,
   }).catch((error: { stdout: string }) => error);
   typeErrors = tsc.stdout.split('\n').filter((line) => / error TS\d+:/.test(line));
+  timings.push(`${((performance.now() - tscStarted) / 1000).toFixed(1)} s  tsc (${tsBlocks.length} README blocks)`);
 }, 300_000);
 
 afterAll(() => {
+  console.info(`pack-install steps:\n${timings.join('\n')}`);
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -1,6 +1,6 @@
 /**
  * What `npm pack` puts in the tarball is what a user of the published package
- * has: every file the README and docs/*.md link to (or pass to a command as
+ * has: every file the README, CHANGELOG and docs/*.md link to (or pass to a command as
  * `--config`) must be in it, and nothing of the repository's own development
  * (tests, benches, caches, CI scripts) may be. The list comes from npm itself
  * (`npm pack --dry-run --json`), so `files` in package.json and .npmignore
@@ -21,6 +21,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const NOT_FOR_USERS = new Map<string, string>([
   ['bench/README.md', "benchmarks run from a clone with the repository's dev dependencies"],
   ['test/fixtures/traces/README.md', 'the conformance suite and how to record its traces again, for contributors'],
+  ['test/ai-sdk-7', 'the AI SDK 7 compatibility test (`npm run test:ai-sdk-7`), run from a clone'],
 ]);
 
 /** Paths (relative to the package root) that must never be packed. */
@@ -45,7 +46,8 @@ const packed = JSON.parse(
 ) as [{ files: { path: string }[]; entryCount: number }];
 const packedFiles = packed[0].files.map((file) => file.path);
 
-const markdownFiles = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+// The markdown the tarball carries (CHANGELOG.md too), so every link in it must resolve there.
+const markdownFiles = ['README.md', 'CHANGELOG.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
 
 interface Reference {
   readonly from: string;
