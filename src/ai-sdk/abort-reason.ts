@@ -10,12 +10,24 @@ export type AbortMeaning =
   | { readonly kind: 'user_cancel'; readonly origin: CancelOrigin }
   | { readonly kind: 'watchdog'; readonly phase: WatchdogPhase; readonly budgetMillis?: number };
 
-/** The AI SDK's `timeout` option: total milliseconds, or per part. */
-export type TimeoutSetting = number | { readonly totalMs?: number; readonly stepMs?: number; readonly chunkMs?: number } | undefined;
+/**
+ * The AI SDK's `timeout` option: total milliseconds, or per part. `firstChunkMs`
+ * and `toolMs` are AI SDK 7's (ignored by 6).
+ */
+export type TimeoutSetting =
+  | number
+  | {
+      readonly totalMs?: number;
+      readonly stepMs?: number;
+      readonly firstChunkMs?: number;
+      readonly chunkMs?: number;
+      readonly toolMs?: number;
+    }
+  | undefined;
 
-// The SDK's own watchdogs abort with DOMException("<Chunk|Step> timeout of <n>ms exceeded", "TimeoutError");
-// its total timeout is AbortSignal.timeout(), whose reason is a bare TimeoutError.
-const SDK_WATCHDOG = /^(Chunk|Step) timeout of (\d+)ms exceeded$/;
+// The SDK's own watchdogs abort with DOMException("<Chunk|Step|First chunk> timeout of <n>ms exceeded", "TimeoutError")
+// (`First chunk` is AI SDK 7's `firstChunkMs`); its total timeout is AbortSignal.timeout(), whose reason is a bare TimeoutError.
+const SDK_WATCHDOG = /^(Chunk|Step|First chunk) timeout of (\d+)ms exceeded$/;
 
 function totalMillis(timeout: TimeoutSetting): number | undefined {
   return typeof timeout === 'number' ? timeout : timeout?.totalMs;
@@ -41,6 +53,8 @@ export function abortMeaning(options: {
     if (match?.[1] === 'Chunk') {
       return { kind: 'watchdog', phase: options.progressSeen ? 'silent_stream' : 'connect', budgetMillis: Number(match[2]) };
     }
+    // Nothing arrived yet by definition: a connect stall.
+    if (match?.[1] === 'First chunk') return { kind: 'watchdog', phase: 'connect', budgetMillis: Number(match[2]) };
     if (match?.[1] === 'Step') return { kind: 'watchdog', phase: 'total', budgetMillis: Number(match[2]) };
     return { kind: 'watchdog', phase: 'total', budgetMillis: totalMillis(options.timeout) };
   }

@@ -1,5 +1,5 @@
 /**
- * The Vercel AI SDK 6 integration: one agent run around `streamText` /
+ * The Vercel AI SDK integration (`ai` 6 and 7): one agent run around `streamText` /
  * `generateText` calls. It owns the run span (`invoke_agent`), and records on
  * the SDK's own spans what they cannot show: each attempt's output by stream
  * part, the error and its code through the `cause` chain, why an abort
@@ -7,10 +7,14 @@
  * class and the side-effect boundary of each request. The verdict it gives
  * in-process is the one the processor exports.
  */
-import type { Context, Span, Tracer } from '@opentelemetry/api';
+import type { Context, Span, SpanOptions, Tracer } from '@opentelemetry/api';
 import { context as otelContext, diag, trace } from '@opentelemetry/api';
-import type { LanguageModel, LanguageModelMiddleware, TelemetryIntegration, TelemetrySettings } from 'ai';
-import { gateway, wrapLanguageModel } from 'ai';
+// Types of `ai` 6, the version this package compiles against. Only `LanguageModel`
+// reaches the public declarations: it exists in 6 and 7 alike, so each user's own `ai` resolves it.
+import type { LanguageModel, LanguageModelMiddleware, TelemetryIntegration } from 'ai';
+// A namespace import: `ai` 7 exports `registerTelemetry`, 6 does not, and a named import of it would fail on 6.
+import * as ai from 'ai';
+import { FRAMEWORK_CALL } from '../conventions/gen-ai.js';
 import type { PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
 import type { CancelOrigin, ToolSideEffects } from '../model/enums.js';
@@ -50,6 +54,23 @@ export interface AgentRunOptions {
   readonly parentContext?: Context;
 }
 
+/**
+ * The telemetry options of an AI SDK call that the run reads: `experimental_telemetry`
+ * in `ai` 6, `telemetry` in 7 (which still reads `experimental_telemetry` when
+ * `telemetry` is absent). Declared here, not imported, so the declarations
+ * compile against either version.
+ */
+export interface AiSdkTelemetryOptions {
+  readonly isEnabled?: boolean;
+  readonly recordInputs?: boolean;
+  readonly recordOutputs?: boolean;
+  readonly functionId?: string;
+  /** `ai` 6 only: the tracer of the SDK's spans. In 7 the `OpenTelemetry` integration has it. */
+  readonly tracer?: Tracer;
+  /** `ai` 6: added to the registered ones; `ai` 7: used instead of them. */
+  readonly integrations?: unknown;
+}
+
 /** The options of an AI SDK call that the run reads or sets. */
 export interface AiSdkCallOptions {
   readonly model: LanguageModel;
@@ -57,7 +78,47 @@ export interface AiSdkCallOptions {
   readonly abortSignal?: AbortSignal;
   readonly timeout?: TimeoutSetting;
   readonly maxRetries?: number;
-  readonly experimental_telemetry?: TelemetrySettings;
+  /** `ai` 6's telemetry option (deprecated in 7, where it still works when `telemetry` is absent). */
+  readonly experimental_telemetry?: AiSdkTelemetryOptions;
+  /** `ai` 7's telemetry option. */
+  readonly telemetry?: AiSdkTelemetryOptions;
+}
+
+/**
+ * True when the installed `ai` is 7 or later: its per-call telemetry
+ * integrations replace the registered ones instead of joining them, its
+ * option is `telemetry`, and spans come from an integration (`@ai-sdk/otel`).
+ */
+const AI_SDK_7 = typeof (ai as Record<string, unknown>).registerTelemetry === 'function';
+
+/** What the run uses of `@ai-sdk/otel` (AI SDK 7's OpenTelemetry integration, an optional peer). */
+interface AiSdkOtelModule {
+  readonly OpenTelemetry: new (options: { readonly tracer?: Tracer }) => object;
+  readonly LegacyOpenTelemetry?: new (...args: never[]) => object;
+}
+
+// A variable specifier: the package is optional, and this one compiles without it installed.
+const AI_SDK_OTEL = '@ai-sdk/otel';
+/** `@ai-sdk/otel` when `ai` 7 and it are installed; loaded once, when this module loads. */
+const aiSdkOtel: AiSdkOtelModule | undefined = AI_SDK_7
+  ? await import(AI_SDK_OTEL).then(
+      (module: unknown) => (typeof (module as Partial<AiSdkOtelModule>).OpenTelemetry === 'function' ? (module as AiSdkOtelModule) : undefined),
+      () => undefined,
+    )
+  : undefined;
+
+/** The integrations `ai` 7 registered with `registerTelemetry` (its global list, as `ai` itself reads it). */
+function registeredIntegrations(): readonly object[] {
+  const registered = (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: unknown }).AI_SDK_TELEMETRY_INTEGRATIONS;
+  return Array.isArray(registered) ? (registered as object[]) : [];
+}
+
+/** One telemetry integration of the run: the `ai` 6 callbacks and the `ai` 7 ones (each version calls only its own). */
+interface RunIntegration extends TelemetryIntegration {
+  /** `ai` 7: wraps each local tool execution (ours is the innermost wrapper, inside the span integration's context). */
+  executeTool?<T>(options: { readonly toolCallId?: string; readonly toolCall?: { readonly toolName?: string }; readonly execute: () => PromiseLike<T> }): PromiseLike<T>;
+  /** `ai` 7: the call ended normally. */
+  onEnd?(): void;
 }
 
 /** The AI SDK's default `maxRetries`. */
@@ -65,9 +126,12 @@ const SDK_DEFAULT_MAX_RETRIES = 2;
 
 /** Stream parts that are real output (DESIGN §3): they move the watchdog to `silent_stream`. */
 const OUTPUT_PARTS = new Set([
-  'text-start', 'text-delta', 'reasoning-start', 'reasoning-delta',
+  'text-start', 'text-delta', 'reasoning-start', 'reasoning-delta', 'reasoning-file',
   'tool-input-start', 'tool-input-delta', 'tool-call', 'tool-result', 'file', 'source',
 ]);
+
+/** Parts of `ai` 7 (LanguageModelV4) recorded as the part of 6 that means the same. */
+const SAME_AS: Readonly<Record<string, string>> = { 'reasoning-file': 'reasoning-delta' };
 
 interface StreamPart {
   readonly type: string;
@@ -95,6 +159,8 @@ interface CallState {
   current?: ObservedAttempt;
   /** The call's abort signal is watched (every attempt of a call gets the same one). */
   watching: boolean;
+  /** The abort signal the SDK gave the call's first attempt: aborted, a tool stopped was interrupted. */
+  signal?: AbortSignal;
   /** Tools of this call running now: a run-wide timeout only matters while one runs. */
   runningTools: number;
   /** The call finished: a timer of its signal firing later means nothing. */
@@ -105,17 +171,47 @@ interface CallState {
 
 type LanguageModelV3 = Exclude<LanguageModel, string> & { specificationVersion: 'v3' };
 
+/** Model specifications `wrapLanguageModel` can wrap: `v3` (ai 6 and 7), `v4` (ai 7). */
+const OBSERVABLE_SPECIFICATIONS: readonly unknown[] = AI_SDK_7 ? ['v3', 'v4'] : ['v3'];
+
 /**
  * The model object the SDK would call: a string id resolves through the
  * global default provider, or the AI Gateway, as the SDK itself resolves it.
  * Undefined for models of an older specification, which cannot be observed.
+ * (Typed as `ai` 6's V3 model, which this package compiles against; with 7 it may be a V4.)
  */
 function resolveModel(model: LanguageModel): LanguageModelV3 | undefined {
   const resolved: unknown =
     typeof model === 'string'
-      ? ((globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): unknown } }).AI_SDK_DEFAULT_PROVIDER ?? gateway).languageModel(model)
+      ? ((globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): unknown } }).AI_SDK_DEFAULT_PROVIDER ?? ai.gateway).languageModel(model)
       : model;
-  return (resolved as { specificationVersion?: unknown } | undefined)?.specificationVersion === 'v3' ? (resolved as LanguageModelV3) : undefined;
+  const specification = (resolved as { specificationVersion?: unknown } | undefined)?.specificationVersion;
+  return OBSERVABLE_SPECIFICATIONS.includes(specification) ? (resolved as LanguageModelV3) : undefined;
+}
+
+/**
+ * Marks AI SDK 7's root span (`invoke_agent {model}`, which `@ai-sdk/otel`
+ * starts for every `streamText` / `generateText`) as a framework call: inside
+ * the run it is part of the run, as AI SDK 6's `ai.streamText` is, and not a
+ * sub-agent with a verdict of its own. Everything else passes through.
+ */
+function markingFrameworkCalls(tracer: Tracer, started: (span: Span) => void): Tracer {
+  return {
+    startSpan(name: string, options?: SpanOptions, context?: Context): Span {
+      if (options?.attributes?.['gen_ai.operation.name'] !== 'invoke_agent') return tracer.startSpan(name, options, context);
+      const span = tracer.startSpan(name, { ...options, attributes: { ...options.attributes, [FRAMEWORK_CALL]: true } }, context);
+      started(span);
+      return span;
+    },
+    // Not used by @ai-sdk/otel 1.x; delegated unmarked.
+    startActiveSpan: ((...args: unknown[]) => (tracer.startActiveSpan as (...args: unknown[]) => unknown).apply(tracer, args)) as Tracer['startActiveSpan'],
+  };
+}
+
+/** The span's name, when the span exposes it (SDK spans do). */
+function spanName(span: Span): string | undefined {
+  const name = (span as { readonly name?: unknown }).name;
+  return typeof name === 'string' ? name : undefined;
 }
 
 /** Runs an observer; what it throws never reaches the caller's AI SDK call. */
@@ -149,6 +245,10 @@ export class AiSdkRun {
   readonly #sdkSpans: Span[] = [];
   /** Calls of this run, so `end()` can stop watching their signals. */
   readonly #calls: CallState[] = [];
+  /** SDK spans adopted as attempts: `ai` 7's generateText retries inside one `chat` span, which only the first adopts. */
+  readonly #adopted = new WeakSet<Span>();
+  /** The tracer `ai` 7's SDK spans go to (the run's, marking framework calls); made on first use. */
+  #sdkTracer?: Tracer;
   /** A call's model could not be observed: its errors are not known to be setup failures. */
   #unobserved = false;
   readonly #signal: AbortSignal;
@@ -187,6 +287,14 @@ export class AiSdkRun {
    * `functionId` and `metadata` are kept) with the run's tracer and tool
    * hooks, and the run's abort signal merged with yours. Call the SDK inside
    * {@link with} (or {@link withAgentRun}) so its spans nest in the run.
+   *
+   * With `ai` 6 it sets `experimental_telemetry`. With `ai` 7 it sets
+   * `telemetry`: its integrations are yours (or, when you pass none, the
+   * registered ones), plus the run's; with `@ai-sdk/otel` installed, an
+   * `OpenTelemetry` integration on the run's tracer takes the place of any
+   * `OpenTelemetry` you registered, so the SDK's spans nest in the run (a
+   * `LegacyOpenTelemetry` of yours is kept instead). Without `@ai-sdk/otel`
+   * the run records attempts and tools on spans of its own.
    */
   callOptions<O extends AiSdkCallOptions>(options: O): O {
     const tools = (options.tools ?? {}) as Readonly<Record<string, ToolLike | undefined>>;
@@ -200,18 +308,23 @@ export class AiSdkRun {
       finished: false,
     };
     this.#calls.push(state);
-    const telemetry = options.experimental_telemetry ?? {};
-    const integrations = telemetry.integrations === undefined ? [] : Array.isArray(telemetry.integrations) ? telemetry.integrations : [telemetry.integrations];
     const observable = resolveModel(options.model);
     if (!observable) {
       this.#unobserved = true;
-      diag.warn('agent-incidents/ai-sdk: the model is not a LanguageModelV3; its attempts are not observed, only the SDK spans are read.');
+      diag.warn('agent-incidents/ai-sdk: the model is not a LanguageModelV3 (or V4 with ai 7); its attempts are not observed, only the SDK spans are read.');
     }
-    const model = observable ? wrapLanguageModel({ model: observable, middleware: this.#middleware(state) }) : options.model;
+    const model = observable ? ai.wrapLanguageModel({ model: observable, middleware: this.#middleware(state) }) : options.model;
+    const abortSignal = options.abortSignal ? AbortSignal.any([options.abortSignal, this.#signal]) : this.#signal;
+    if (AI_SDK_7) {
+      const { experimental_telemetry: legacy, telemetry: current, ...rest } = options;
+      return { ...rest, model, abortSignal, telemetry: this.#telemetry7(current ?? legacy ?? {}, state) } as unknown as O;
+    }
+    const telemetry = options.experimental_telemetry ?? {};
+    const integrations = telemetry.integrations === undefined ? [] : Array.isArray(telemetry.integrations) ? telemetry.integrations : [telemetry.integrations];
     return {
       ...options,
       model,
-      abortSignal: options.abortSignal ? AbortSignal.any([options.abortSignal, this.#signal]) : this.#signal,
+      abortSignal,
       experimental_telemetry: {
         ...telemetry,
         isEnabled: true,
@@ -219,6 +332,29 @@ export class AiSdkRun {
         integrations: [...integrations, this.#integration(state)],
       },
     };
+  }
+
+  /**
+   * `ai` 7's telemetry options for one call: on (the run's integration needs
+   * the SDK's callbacks), the run's integration first (so its tool wrapper
+   * runs inside the span integration's tool context), then the span
+   * integration on the run's tracer, then the other integrations.
+   */
+  #telemetry7(telemetry: AiSdkTelemetryOptions, state: CallState): Record<string, unknown> {
+    const { tracer, integrations: given, ...rest } = telemetry;
+    const chosen: readonly object[] = given === undefined ? registeredIntegrations() : Array.isArray(given) ? (given as object[]) : [given as object];
+    const own = this.#integration(state);
+    const otel = aiSdkOtel;
+    if (!otel) return { ...rest, isEnabled: true, integrations: [own, ...chosen] };
+    const legacy = otel.LegacyOpenTelemetry;
+    if (legacy && chosen.some((integration) => integration instanceof legacy)) {
+      // AI SDK 6-style spans (`ai.streamText` is a framework call already): kept as the user chose them.
+      return { ...rest, isEnabled: true, integrations: [own, ...chosen] };
+    }
+    // @ai-sdk/otel's own default tracer is `gen_ai`; the run's `tracer` option, or the per-call `tracer` of 6, wins.
+    this.#sdkTracer ??= markingFrameworkCalls(tracer ?? this.#options.tracer ?? trace.getTracer('gen_ai'), (span) => this.#sdkSpans.push(span));
+    const others = chosen.filter((integration) => !(integration instanceof otel.OpenTelemetry));
+    return { ...rest, isEnabled: true, integrations: [own, new otel.OpenTelemetry({ tracer: this.#sdkTracer }), ...others] };
   }
 
   /** Runs `fn` with the run span active, so the SDK's spans become its children. */
@@ -286,13 +422,17 @@ export class AiSdkRun {
   #startAttempt(state: CallState, requestTools: readonly RequestTool[] | undefined, signal: AbortSignal | undefined): ObservedAttempt {
     const boundary = requestBoundary(requestTools, state.sources);
     const active = trace.getActiveSpan();
-    // With telemetry on, the SDK's doStream/doGenerate span is active here; without it, record our own.
-    const recorder = active?.isRecording() ? this.recorder.adoptAttempt(active, { boundary }) : this.recorder.startAttempt({ boundary });
+    // With telemetry on, the SDK's doStream/doGenerate span (ai 6) or `chat` span (ai 7) is active here;
+    // without it, or when it is already an attempt (ai 7's generateText retries in one span), record our own.
+    const adoptable = active !== undefined && active.isRecording() && active !== this.recorder.span && !this.#adopted.has(active);
+    if (adoptable) this.#adopted.add(active);
+    const recorder = adoptable ? this.recorder.adoptAttempt(active, { boundary }) : this.recorder.startAttempt({ boundary });
     this.#attempts.push(recorder);
     const attempt: ObservedAttempt = { recorder, progressSeen: false };
     state.current = attempt;
     if (signal && !state.watching) {
       state.watching = true;
+      state.signal = signal;
       if (signal.aborted) {
         this.#aborted(state, signal.reason);
       } else {
@@ -342,8 +482,10 @@ export class AiSdkRun {
     }
   }
 
-  #onPart(state: CallState, attempt: ObservedAttempt, part: StreamPart): void {
+  #onPart(state: CallState, attempt: ObservedAttempt, observed: StreamPart): void {
     const { recorder } = attempt;
+    const same = SAME_AS[observed.type];
+    const part = same === undefined ? observed : { ...observed, type: same };
     if (OUTPUT_PARTS.has(part.type)) attempt.progressSeen = true;
     if (part.type === 'error') {
       recorder.fail(part.error);
@@ -371,6 +513,34 @@ export class AiSdkRun {
       attempt = start();
     });
     return attempt;
+  }
+
+  /**
+   * `ai` 7: one local tool execution. The span integration's `execute_tool`
+   * span is active here (the run's wrapper is the innermost): it is adopted;
+   * without one, the run records the tool on a span of its own.
+   */
+  async #executeTool<T>(state: CallState, name: string, execute: () => PromiseLike<T>): Promise<T> {
+    let tool: ToolRecorder | undefined;
+    quietly(() => {
+      const sideEffects = toolSideEffects(name, state.sources);
+      const attempt = this.#attempts.at(-1);
+      const active = trace.getActiveSpan();
+      const isToolSpan = active !== undefined && active.isRecording() && active !== this.recorder.span && spanName(active)?.startsWith('execute_tool') === true;
+      tool = isToolSpan ? this.recorder.adoptTool(active, { name, sideEffects, attempt }) : this.recorder.startTool({ name, sideEffects, attempt });
+    });
+    state.runningTools += 1;
+    try {
+      const value = await execute();
+      quietly(() => tool?.complete());
+      return value;
+    } catch (error) {
+      // Stopped by the call's abort (a stop or a watchdog), the tool did not fail: it was interrupted.
+      quietly(() => (state.signal?.aborted || this.#signal.aborted ? tool?.interrupt() : tool?.fail(error)));
+      throw error;
+    } finally {
+      state.runningTools = Math.max(0, state.runningTools - 1);
+    }
   }
 
   #middleware(state: CallState): LanguageModelMiddleware {
@@ -420,17 +590,21 @@ export class AiSdkRun {
     };
   }
 
-  #integration(state: CallState): TelemetryIntegration {
+  #integration(state: CallState): RunIntegration {
+    const finished = (): void => {
+      state.finished = true;
+      state.unwatch?.();
+    };
     return {
       onStart: () => {
-        // Called inside the SDK's call span (streamText's may never end on a broken stream).
+        // ai 6 calls it inside the SDK's call span (streamText's may never end on a broken stream);
+        // ai 7 outside any SDK span (the marking tracer collects its root span instead).
         const span = trace.getActiveSpan();
-        if (span?.isRecording()) this.#sdkSpans.push(span);
+        if (!AI_SDK_7 && span?.isRecording() && span !== this.recorder.span) this.#sdkSpans.push(span);
       },
-      onFinish: () => {
-        state.finished = true;
-        state.unwatch?.();
-      },
+      onFinish: finished,
+      onEnd: finished,
+      executeTool: ({ toolCall, execute }) => this.#executeTool(state, toolCall?.toolName ?? 'unknown', execute),
       onToolCallStart: (event) => {
         state.runningTools += 1;
         const span = trace.getActiveSpan();

@@ -25,6 +25,15 @@ import { numberAttr, stringArrayAttr, stringAttr } from './span-view.js';
 
 type Draft = FactDraft;
 
+/**
+ * Set (true) by `agent-incidents/ai-sdk` on the root span AI SDK 7's
+ * `@ai-sdk/otel` starts for each `streamText` / `generateText`
+ * (`invoke_agent {model}`): that span is the SDK's call, not an agent of its
+ * own, so it is read like AI SDK 6's `ai.streamText`: part of the run it sits
+ * in, or a run of its own when nothing encloses it.
+ */
+export const FRAMEWORK_CALL = 'agent_incidents.framework_call';
+
 /** Attributes only a response that really finished leaves on a GenAI attempt span. */
 const RESPONSE_KEYS = [GEN_AI.FINISH_REASONS, 'gen_ai.response.id', 'gen_ai.response.model', 'gen_ai.usage.output_tokens'];
 
@@ -35,6 +44,22 @@ const RESPONSE_KEYS = [GEN_AI.FINISH_REASONS, 'gen_ai.response.id', 'gen_ai.resp
  * record none, so for them only a declared stream counts.
  */
 const RECORDS_EVERY_FINISH = new Set(['gen_ai']);
+
+const HTTP_STATUS_CODE = 'http.response.status_code';
+
+/**
+ * A run span of an instrumentation that records every finish (AI SDK 7's
+ * root `invoke_agent`) that ended with no error and no finish reason: the call
+ * was stopped (AI SDK 7 ends its spans UNSET on an abort or a timeout, a
+ * running tool's included), and nothing says why. Read as an error of unknown
+ * kind, so the run is never judged a success. Not for a root the AI SDK
+ * integration marked ({@link FRAMEWORK_CALL}): its run records why natively.
+ */
+function stoppedRun(view: SpanView): ErrorFact | undefined {
+  if (view.statusCode === STATUS_ERROR || view.endMillis === undefined || view.attributes[FRAMEWORK_CALL] === true) return undefined;
+  if (view.scopeName === undefined || !RECORDS_EVERY_FINISH.has(view.scopeName)) return undefined;
+  return RESPONSE_KEYS.some((key) => view.attributes[key] !== undefined) ? undefined : { kind: 'unknown' };
+}
 
 /** True when the span would show a finished response, so their absence means it was stopped. */
 function expectsResponse(view: SpanView): boolean {
@@ -85,8 +110,16 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]):
   return { facts: drafts as Fact[] };
 }
 
-/** A GenAI span's error; a failed span whose finish reasons say `error` is a provider error. */
+/**
+ * A GenAI span's error; a failed span whose finish reasons say `error` is a
+ * provider error. An error on a span whose response status was 2xx (AI SDK
+ * 7: "Failed to process successful response", its cause not recorded) broke
+ * the body after the provider accepted the request: a dropped socket, or
+ * something else the span does not say. Not an API error, so `unknown`.
+ */
 function classifyGenAiError(view: SpanView): ErrorFact {
+  const status = numberAttr(view.attributes, HTTP_STATUS_CODE);
+  if (status !== undefined && status >= 200 && status < 300) return { kind: 'unknown' };
   const classified = classifyError(describeSpanError(view));
   if (classified.kind === 'unknown' && stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS).includes('error')) {
     return { kind: 'api', detail: 'unknown', code: classified.code };
@@ -94,8 +127,24 @@ function classifyGenAiError(view: SpanView): ErrorFact {
   return classified;
 }
 
-function roleOfOperation(operation: unknown, name: string): SpanRole | undefined {
-  if (operation === OPERATION.RUN) return 'run';
+/** Written by AI SDK 7's `@ai-sdk/otel` on a tool span when the execution ends (seconds). */
+const TOOL_DURATION = 'gen_ai.execute_tool.duration';
+
+/**
+ * A tool span's facts. AI SDK 7 ends a running tool's span UNSET, with no
+ * duration, when the call is aborted (a stop, a timeout): for an
+ * instrumentation that records the duration of every execution that ends,
+ * such a span was interrupted, not completed.
+ */
+function toolFacts(view: SpanView, context: ExtractContext, native: Draft[]): Draft[] {
+  const drafts = toolSpanFacts(view, stringAttr(view.attributes, GEN_AI.TOOL_NAME), context, native);
+  const recordsEveryEnd = view.scopeName !== undefined && RECORDS_EVERY_FINISH.has(view.scopeName);
+  if (!recordsEveryEnd || view.attributes[TOOL_DURATION] !== undefined) return drafts;
+  return drafts.map((d) => (d.kind === 'tool_execution_completed' ? { kind: 'tool_execution_interrupted', tool: d.tool, timeMillis: d.timeMillis, attempt: d.attempt } : d));
+}
+
+function roleOfOperation(operation: unknown, name: string, frameworkCall: boolean): SpanRole | undefined {
+  if (operation === OPERATION.RUN) return frameworkCall ? 'call' : 'run';
   if (operation === OPERATION.TOOL) return 'tool';
   if (isOneOf(OPERATION.ATTEMPTS, operation)) return 'attempt';
   if (operation !== undefined) return 'other';
@@ -110,18 +159,22 @@ function roleOfOperation(operation: unknown, name: string): SpanRole | undefined
 export const genAiAdapter: ConventionAdapter = {
   name: 'gen_ai',
   role(view) {
-    return roleOfOperation(view.attributes[GEN_AI.OPERATION_NAME], typeof view.name === 'string' ? view.name : '');
+    return roleOfOperation(view.attributes[GEN_AI.OPERATION_NAME], typeof view.name === 'string' ? view.name : '', view.attributes[FRAMEWORK_CALL] === true);
   },
   extract(view, role, context): Extraction {
     const native = nativeFacts(view, role, context);
     switch (role) {
       case 'tool':
-        return { facts: toolSpanFacts(view, stringAttr(view.attributes, GEN_AI.TOOL_NAME), context, native) as Fact[] };
+        return { facts: toolFacts(view, context, native) as Fact[] };
       case 'attempt':
         return attemptFacts(view, context, native);
       case 'run':
-      case 'call':
-        return runSpanExtraction(view, native, classifyGenAiError);
+      case 'call': {
+        const extraction = runSpanExtraction(view, native, classifyGenAiError);
+        if (extraction.statusError || native.some((d) => TERMINAL_FACT_KINDS.has(d.kind))) return extraction;
+        const stopped = stoppedRun(view);
+        return stopped ? { ...extraction, statusError: stopped } : extraction;
+      }
       default:
         return { facts: native as Fact[] };
     }

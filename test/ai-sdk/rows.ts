@@ -1,7 +1,10 @@
 /**
  * The AI SDK acceptance matrix as data: each row is one call played against
  * the fake provider, with the verdict the integration must give and the one
- * plain telemetry honestly gives.
+ * plain telemetry honestly gives. Both suites run it: test/ai-sdk (AI SDK 6,
+ * Node 20) and test/ai-sdk-7 (AI SDK 7 + @ai-sdk/otel, Node 22). A row says
+ * in `ai7` where AI SDK 7 needs another plan or cannot give the same verdict,
+ * and why; a different verdict there may only be more cautious.
  */
 import type { Reply } from '../../src/testing/fake-provider.js';
 import { reply } from '../../src/testing/fake-provider.js';
@@ -20,6 +23,26 @@ export interface Row {
   readonly helper: Want;
   /** What plain telemetry honestly gives. */
   readonly plain: Want;
+  /** Where AI SDK 7 differs: another plan for the same fault, or another verdict, and why. */
+  readonly ai7?: {
+    readonly why: string;
+    readonly plan?: Partial<CallPlan>;
+    readonly helper?: Want;
+    readonly plain?: Want;
+  };
+}
+
+/** Which AI SDK plays the row. */
+export type Sdk = 'ai6' | 'ai7';
+
+/** The plan of `row` on `sdk`. */
+export function planFor(row: Row, sdk: Sdk): CallPlan {
+  return sdk === 'ai7' && row.ai7?.plan ? { ...row.plan, ...row.ai7.plan } : row.plan;
+}
+
+/** The verdict `row` must give on `sdk`, with the integration (`helper`) or from plain spans. */
+export function wantFor(row: Row, path: 'helper' | 'plain', sdk: Sdk): Want {
+  return (sdk === 'ai7' ? row.ai7?.[path] : undefined) ?? row[path];
 }
 
 const drop = { type: 'destroy' } as const;
@@ -42,6 +65,17 @@ export const rows: Row[] = [
       'incident.facts_complete': true,
     },
     plain: { 'incident.outcome': 'failed', 'incident.cause': 'provider_transport_disconnect', 'incident.retry_safety': 'auto_retry' },
+    ai7: {
+      why: "AI SDK 7's spans show the transport error but, on a failed attempt, no time to first chunk: whether output streamed first is unknown, so no automatic retry",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "provider_transport_disconnect",
+        'incident.cause.detail': "socket_closed",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'socket drop after text offers to continue',
@@ -56,6 +90,16 @@ export const rows: Row[] = [
       'incident.error.code': 'UND_ERR_SOCKET',
     },
     plain: NEVER_ENDED,
+    ai7: {
+      why: "AI SDK 7 ends every span of a stream that breaks after the 200 with ERROR \"Failed to process successful response\" (AI_APICallError, http.response.status_code 200) and keeps neither the error's cause (UND_ERR_SOCKET) nor the output streamed: what broke it and where are unknown (AI SDK 6 left the spans open instead)",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "unknown_interruption",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'socket drop after text on the Anthropic API offers to continue',
@@ -67,6 +111,16 @@ export const rows: Row[] = [
       'incident.retry_safety': 'offer_continue',
     },
     plain: NEVER_ENDED,
+    ai7: {
+      why: "AI SDK 7 ends every span of a stream that breaks after the 200 with ERROR \"Failed to process successful response\" (AI_APICallError, http.response.status_code 200) and keeps neither the error's cause (UND_ERR_SOCKET) nor the output streamed: what broke it and where are unknown (AI SDK 6 left the spans open instead)",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "unknown_interruption",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'socket drop during tool input offers to continue without running anything',
@@ -80,6 +134,16 @@ export const rows: Row[] = [
       'incident.side_effects': 'none',
     },
     plain: NEVER_ENDED,
+    ai7: {
+      why: "AI SDK 7 ends every span of a stream that breaks after the 200 with ERROR \"Failed to process successful response\" (AI_APICallError, http.response.status_code 200) and keeps neither the error's cause (UND_ERR_SOCKET) nor the output streamed: what broke it and where are unknown (AI SDK 6 left the spans open instead)",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "unknown_interruption",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'a read-only tool ran, then the next request drops: retrying that request is safe',
@@ -93,6 +157,18 @@ export const rows: Row[] = [
       'incident.attempts': 2,
     },
     plain: { 'incident.cause': 'provider_transport_disconnect', 'incident.retry_safety': 'auto_retry', 'incident.side_effects': 'unknown' },
+    ai7: {
+      why: "AI SDK 7's spans show the transport error but, on a failed attempt, no time to first chunk, and no tool class: progress and side effects unknown",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "provider_transport_disconnect",
+        'incident.cause.detail': "socket_closed",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.side_effects': "unknown",
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'an unsafe tool ran, then the next request drops: the request is retryable, the run reports the unsafe effect',
@@ -106,6 +182,18 @@ export const rows: Row[] = [
       'incident.attempts': 2,
     },
     plain: { 'incident.cause': 'provider_transport_disconnect', 'incident.retry_safety': 'auto_retry', 'incident.side_effects': 'unknown' },
+    ai7: {
+      why: "AI SDK 7's spans show the transport error but, on a failed attempt, no time to first chunk, and no tool class: progress and side effects unknown",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "provider_transport_disconnect",
+        'incident.cause.detail': "socket_closed",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.side_effects': "unknown",
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'the total timeout while an unsafe tool runs must not be retried blindly',
@@ -123,6 +211,16 @@ export const rows: Row[] = [
       'incident.side_effects': 'unsafe',
     },
     plain: { 'incident.cause': 'tool_execution_interrupted', 'incident.retry_safety': 'ask_user_before_retry', 'incident.facts_complete': false },
+    ai7: {
+      why: "AI SDK 7 ends a running tool's span UNSET at an abort, without the duration it records when an execution ends: read as interrupted, as on AI SDK 6; every span ended, so nothing is missing",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "tool_execution_interrupted",
+        'incident.phase': "tool_execution",
+        'incident.retry_safety': "ask_user_before_retry",
+        'incident.facts_complete': true,
+      },
+    },
   },
   {
     name: 'the user stopping while an unsafe tool runs is a cancel that reports the unsafe effect',
@@ -136,11 +234,25 @@ export const rows: Row[] = [
       'incident.side_effects': 'unsafe',
     },
     plain: { 'incident.cause': 'tool_execution_interrupted', 'incident.retry_safety': 'ask_user_before_retry', 'incident.facts_complete': false },
+    ai7: {
+      why: "AI SDK 7 ends a running tool's span UNSET at an abort, without the duration it records when an execution ends: read as interrupted, as on AI SDK 6; every span ended, so nothing is missing",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "tool_execution_interrupted",
+        'incident.phase': "tool_execution",
+        'incident.retry_safety': "ask_user_before_retry",
+        'incident.facts_complete': true,
+      },
+    },
   },
   {
     name: 'a connect stall ended by the chunk timeout is a connect watchdog',
     // Anthropic's stream opens with message_start, which starts the SDK's chunk timer; no output follows.
     plan: { dialect: 'anthropic', timeout: { chunkMs: 150 } },
+    ai7: {
+      why: "AI SDK 7 arms `chunkMs` only after the first output chunk, so a stall before any output is its `firstChunkMs` watchdog's ('First chunk timeout of 150ms exceeded'); same fault, same verdict",
+      plan: { timeout: { firstChunkMs: 150 } },
+    },
     replies: [reply.script({ type: 'open' }, { type: 'stall' })],
     helper: {
       'incident.outcome': 'failed',
@@ -176,6 +288,17 @@ export const rows: Row[] = [
       'incident.recovered_attempts': 1,
     },
     plain: { 'incident.outcome': 'recovered', 'incident.cause': 'provider_api_error', 'incident.attempts': 2 },
+    ai7: {
+      why: "AI SDK 7 never ends the failed attempt's `chat` span and records no error on it: the run recovered, from an interruption the spans cannot name",
+      plain: {
+        'incident.outcome': "recovered",
+        'incident.cause': "unknown_interruption",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.attempts': 2,
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: '503 twice exhausts the retry budget',
@@ -198,6 +321,17 @@ export const rows: Row[] = [
     replies: [reply.status(429, quiet), reply.text('Done.')],
     helper: { 'incident.outcome': 'recovered', 'incident.cause': 'provider_api_error', 'incident.cause.detail': 'rate_limit', 'incident.attempts': 2 },
     plain: { 'incident.outcome': 'recovered', 'incident.cause': 'provider_api_error', 'incident.attempts': 2 },
+    ai7: {
+      why: "AI SDK 7 never ends the failed attempt's `chat` span and records no error on it: the run recovered, from an interruption the spans cannot name",
+      plain: {
+        'incident.outcome': "recovered",
+        'incident.cause': "unknown_interruption",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.attempts': 2,
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'reasoning only, then a drop, is auto-retryable',
@@ -210,6 +344,16 @@ export const rows: Row[] = [
       'incident.retry_safety.reason': 'reasoning_only_without_final_text',
     },
     plain: NEVER_ENDED,
+    ai7: {
+      why: "AI SDK 7 ends every span of a stream that breaks after the 200 with ERROR \"Failed to process successful response\" (AI_APICallError, http.response.status_code 200) and keeps neither the error's cause (UND_ERR_SOCKET) nor the output streamed: what broke it and where are unknown (AI SDK 6 left the spans open instead)",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "unknown_interruption",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'generateText: 503 twice exhausts the retry budget',
@@ -217,6 +361,18 @@ export const rows: Row[] = [
     replies: [reply.status(503, quiet), reply.status(503, quiet)],
     helper: { 'incident.cause': 'provider_api_error', 'incident.retry_safety.reason': 'retry_budget_exhausted', 'incident.attempts': 2 },
     plain: { 'incident.cause': 'provider_api_error', 'incident.retry_safety.reason': 'retry_budget_exhausted', 'incident.attempts': 2 },
+    ai7: {
+      why: "AI SDK 7's generateText retries inside one `chat` span: one attempt is visible, so the retry budget cannot be seen",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "provider_api_error",
+        'incident.cause.detail': "server_overload",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.attempts': 1,
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'generateText: a socket drop before the answer is an auto-retryable disconnect',
@@ -224,6 +380,17 @@ export const rows: Row[] = [
     replies: [reply.destroy()],
     helper: { 'incident.cause': 'provider_transport_disconnect', 'incident.retry_safety': 'auto_retry', 'incident.error.code': 'UND_ERR_SOCKET' },
     plain: { 'incident.cause': 'provider_transport_disconnect', 'incident.retry_safety': 'auto_retry' },
+    ai7: {
+      why: "AI SDK 7's spans show the transport error but, on a failed attempt, no time to first chunk: whether output streamed first is unknown, so no automatic retry",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "provider_transport_disconnect",
+        'incident.cause.detail': "socket_closed",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.facts_complete': false,
+      },
+    },
   },
   {
     name: 'generateText: a tool step, then the answer, is a success with the tool side effect',
@@ -257,6 +424,17 @@ export const rows: Row[] = [
       'incident.retry_safety': 'offer_continue',
     },
     plain: { 'incident.cause': 'provider_api_error', 'incident.cause.detail': 'unknown', 'incident.phase': 'text_generation', 'incident.retry_safety': 'offer_continue' },
+    ai7: {
+      why: "AI SDK 7 leaves the `chat` span open and ends the root ERROR with no message (finish reason `error`): an API error, where in the stream unknown",
+      plain: {
+        'incident.outcome': "failed",
+        'incident.cause': "provider_api_error",
+        'incident.cause.detail': "unknown",
+        'incident.phase': "unknown",
+        'incident.retry_safety': "unknown",
+        'incident.facts_complete': false,
+      },
+    },
   },
 ];
 
