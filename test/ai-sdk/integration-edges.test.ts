@@ -32,9 +32,10 @@ describe('the AI SDK integration', () => {
     const pipeline = createPipeline();
     const openai = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' });
     const result = await withAgentRun({ tracer: pipeline.tracer }, async (run) => {
-      await drain(streamText(run.callOptions({ model: openai.chat('gpt-4o-mini'), prompt: 'Hi', timeout: 150, maxRetries: 0 })));
+      // 500 ms: the call ends long before (on a loaded 2-core machine, 150 ms was not always enough).
+      await drain(streamText(run.callOptions({ model: openai.chat('gpt-4o-mini'), prompt: 'Hi', timeout: 500, maxRetries: 0 })));
       // The run goes on past the finished call's timer (other work, another call).
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, 700));
     });
     await fake.close();
     expect(result.incident.outcome).toBe('success');
