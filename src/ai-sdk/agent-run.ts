@@ -35,7 +35,12 @@ export interface AgentRunOptions {
   readonly providerName?: string;
   /** `gen_ai.conversation.id`. */
   readonly conversationId?: string;
-  /** Tracer of the run span and of the SDK's spans. @default trace.getTracer('agent-incidents') */
+  /**
+   * Tracer of the run span and of the SDK's spans (`ai` 6: unless the call's
+   * `experimental_telemetry.tracer` names one; `ai` 7: the run's `@ai-sdk/otel`
+   * integration uses it, else `trace.getTracer('gen_ai')`, @ai-sdk/otel's own default).
+   * @default trace.getTracer('agent-incidents')
+   */
   readonly tracer?: Tracer;
   /**
    * Side-effect class per tool name: `read_only`, `unsafe` or `unknown`.

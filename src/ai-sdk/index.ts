@@ -1,9 +1,10 @@
 /**
- * `agent-incidents/ai-sdk`: the Vercel AI SDK 6 integration. Needs the `ai`
- * package (a peer dependency of this entry point only).
+ * `agent-incidents/ai-sdk`: the Vercel AI SDK integration, for `ai` 6 and 7.
+ * Needs the `ai` package (a peer dependency of this entry point only); with
+ * `ai` 7, also `@ai-sdk/otel` for the SDK's own spans (an optional peer).
  */
 export { AiSdkRun, startAgentRun, withAgentRun } from './agent-run.js';
-export type { AgentRunOptions, AgentRunResult, AiSdkCallOptions } from './agent-run.js';
+export type { AgentRunOptions, AgentRunResult, AiSdkCallOptions, AiSdkTelemetryOptions } from './agent-run.js';
 export type { AbortMeaning, TimeoutSetting } from './abort-reason.js';
 export { abortMeaning } from './abort-reason.js';
 export type { McpToolAnnotations, ToolClassSources, ToolLike } from './tool-classes.js';
