@@ -223,6 +223,25 @@ describe('spans of one trace spread over lines', () => {
   });
 });
 
+describe('a reader that stops early', () => {
+  it('`report --json | head` ends quietly', async () => {
+    // 2,000 incidents with their timelines: megabytes of JSON, more than a pipe holds.
+    const line = lineOf(await recordRun(dropsAfterBash, { processor: true }));
+    const traceId = /"traceId":"([0-9a-f]{32})"/.exec(line)![1]!;
+    const path = file(Array.from({ length: 2000 }, (_, i) => line.replaceAll(traceId, `e${(i + 1).toString(16).padStart(31, '0')}`)).join('\n'));
+    const { stderr } = await new Promise<{ stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, 'report', path, '--json', '--limit', '2000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      // Like `head -c 10`: read the first chunk, then close the pipe.
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.on('error', reject);
+      child.on('close', () => resolve({ stderr: err }));
+    });
+    expect(stderr).toBe('');
+  });
+});
+
 describe('--version', () => {
   it("prints package.json's version", async () => {
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
