@@ -2,6 +2,9 @@
  * A one-line progress bar for a terminal: `[#####-----]  42% 4,200/10,000 runs`,
  * redrawn in place at most every 100 ms and erased when done. Only for a TTY:
  * the caller decides (piped output must get no control characters).
+ * Written here rather than taken from cli-progress: its latest release
+ * (3.12.0) is over two years old, and it would be a runtime dependency of
+ * every user of the library for one line of the demo.
  */
 
 /** Where the bar is drawn: a TTY write stream (process.stderr). */
