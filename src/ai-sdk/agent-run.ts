@@ -112,6 +112,9 @@ const aiSdkOtel: AiSdkOtelModule | undefined = AI_SDK_7
     )
   : undefined;
 
+/** Said once per process: `ai` 7 is installed without `@ai-sdk/otel`. */
+let warnedNoOtel = false;
+
 /** The integrations `ai` 7 registered with `registerTelemetry` (its global list, as `ai` itself reads it). */
 function registeredIntegrations(): readonly object[] {
   const registered = (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: unknown }).AI_SDK_TELEMETRY_INTEGRATIONS;
@@ -350,7 +353,13 @@ export class AiSdkRun {
     const chosen: readonly object[] = given === undefined ? registeredIntegrations() : Array.isArray(given) ? (given as object[]) : [given as object];
     const own = this.#integration(state);
     const otel = aiSdkOtel;
-    if (!otel) return { ...rest, isEnabled: true, integrations: [own, ...chosen] };
+    if (!otel) {
+      if (!warnedNoOtel) {
+        warnedNoOtel = true;
+        diag.warn('agent-incidents/ai-sdk: ai 7 without @ai-sdk/otel: the SDK records no spans; the run records its attempts and tools on spans of its own.');
+      }
+      return { ...rest, isEnabled: true, integrations: [own, ...chosen] };
+    }
     const legacy = otel.LegacyOpenTelemetry;
     if (legacy && chosen.some((integration) => integration instanceof legacy)) {
       // AI SDK 6-style spans (`ai.streamText` is a framework call already): kept as the user chose them.
@@ -521,9 +530,10 @@ export class AiSdkRun {
   }
 
   /**
-   * `ai` 7: one local tool execution. The span integration's `execute_tool`
-   * span is active here (the run's wrapper is the innermost): it is adopted;
-   * without one, the run records the tool on a span of its own.
+   * `ai` 7: one local tool execution. The span integration's tool span is
+   * active here (the run's wrapper is the innermost): `execute_tool <name>`
+   * from `OpenTelemetry`, `ai.toolCall` from `LegacyOpenTelemetry`. It is
+   * adopted; without one, the run records the tool on a span of its own.
    */
   async #executeTool<T>(state: CallState, name: string, execute: () => PromiseLike<T>): Promise<T> {
     let tool: ToolRecorder | undefined;
@@ -531,7 +541,8 @@ export class AiSdkRun {
       const sideEffects = toolSideEffects(name, state.sources);
       const attempt = this.#attempts.at(-1);
       const active = trace.getActiveSpan();
-      const isToolSpan = active !== undefined && active.isRecording() && active !== this.recorder.span && spanName(active)?.startsWith('execute_tool') === true;
+      const activeName = active === undefined ? undefined : spanName(active);
+      const isToolSpan = active !== undefined && active.isRecording() && active !== this.recorder.span && (activeName?.startsWith('execute_tool') === true || activeName === 'ai.toolCall');
       tool = isToolSpan ? this.recorder.adoptTool(active, { name, sideEffects, attempt }) : this.recorder.startTool({ name, sideEffects, attempt });
     });
     state.runningTools += 1;

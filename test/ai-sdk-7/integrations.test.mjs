@@ -6,15 +6,16 @@
  * nested in the run), never beside it.
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { OpenTelemetry } from '@ai-sdk/otel';
+import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { IncidentSpanProcessor } from 'agent-incidents';
 import { withAgentRun } from 'agent-incidents/ai-sdk';
 import { reply, startFakeProvider } from 'agent-incidents/testing';
-import { registerTelemetry, streamText } from 'ai';
+import { registerTelemetry, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)] });
@@ -68,4 +69,26 @@ it("keeps a call's own integrations instead of the registered ones, as AI SDK 7 
   );
   expect(own.starts).toBe(1);
   expect(registered.starts).toBe(before);
+});
+
+it('keeps a LegacyOpenTelemetry (AI SDK 6-style spans) and adopts its tool span instead of adding one', async () => {
+  exporter.reset();
+  fake.enqueue(reply.toolCall('read_file', { path: 'README.md' }), reply.text('It says hello.'));
+  const model = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' }).chat('gpt-4o-mini');
+  const tools = { read_file: tool({ description: 'Reads a file', inputSchema: z.object({ path: z.string() }), execute: async () => 'hello' }) };
+  const { incident } = await withAgentRun({ agentName: 'coder', toolSideEffects: { read_file: 'read_only' } }, async (run) =>
+    drain(
+      streamText(
+        run.callOptions({ model, tools, prompt: 'Hi', maxRetries: 0, stopWhen: stepCountIs(3), telemetry: { integrations: [new LegacyOpenTelemetry({ tracer: provider.getTracer('ai') })] } }),
+      ),
+    ),
+  );
+  await provider.forceFlush();
+  expect([incident.outcome, incident.sideEffects]).toEqual(['success', 'read_only']);
+  const spans = exporter.getFinishedSpans();
+  // The legacy tool span carries the class; no second tool span, no gen_ai spans beside the legacy ones.
+  expect(spans.filter((s) => s.name === 'ai.toolCall').map((s) => s.attributes['agent_incidents.tool.side_effects'])).toEqual(['read_only']);
+  expect(spans.filter((s) => s.name.startsWith('execute_tool') || s.name.startsWith('invoke_agent gpt'))).toEqual([]);
+  expect(spans.filter((s) => s.attributes['incident.outcome'] !== undefined).map((s) => s.name)).toEqual(['invoke_agent coder']);
+  expect(spans.find((s) => s.name === 'invoke_agent coder')?.attributes['incident.side_effects']).toBe('read_only');
 });
