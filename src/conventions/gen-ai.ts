@@ -7,7 +7,7 @@
 import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
 import { isOneOf } from '../model/enums.js';
-import { GEN_AI, OPERATION } from '../model/native-convention.js';
+import { GEN_AI, NATIVE_ATTR, OPERATION } from '../model/native-convention.js';
 import { classifyError } from '../derive/classify-error.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
 import {
@@ -32,7 +32,7 @@ type Draft = FactDraft;
  * own, so it is read like AI SDK 6's `ai.streamText`: part of the run it sits
  * in, or a run of its own when nothing encloses it.
  */
-export const FRAMEWORK_CALL = 'agent_incidents.framework_call';
+export const FRAMEWORK_CALL = NATIVE_ATTR.FRAMEWORK_CALL;
 
 /** Attributes only a response that really finished leaves on a GenAI attempt span. */
 const RESPONSE_KEYS = [GEN_AI.FINISH_REASONS, 'gen_ai.response.id', 'gen_ai.response.model', 'gen_ai.usage.output_tokens'];

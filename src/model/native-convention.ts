@@ -97,6 +97,11 @@ export const NATIVE_ATTR = {
   ERROR_RETRY_AFTER_MS: 'agent_incidents.error.retry_after_ms',
   /** On a span link: how the linked span relates (`retry_of`, `resume_of`, `reassign_of`). */
   LINK_TYPE: 'agent_incidents.link.type',
+  /**
+   * `true` on a framework's own `invoke_agent` span for one call (AI SDK 7's root, marked by
+   * `agent-incidents/ai-sdk`): read as part of the run it sits in, not as a sub-agent.
+   */
+  FRAMEWORK_CALL: 'agent_incidents.framework_call',
   /** `retry` | `resume` | … ({@link RECOVERY_ACTIONS}), on `recovery_action`. */
   RECOVERY_ACTION: 'agent_incidents.recovery.action',
   /** Why the strategy chose the action ({@link RECOVERY_REASONS}). */
