@@ -10,15 +10,15 @@ import type { AddressInfo } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { diag } from '@opentelemetry/api';
-import type { DecodedSpan } from '../otlp/otlp-json-spans.js';
-import { decodeOtlpJsonSpans, OtlpNestingError } from '../otlp/otlp-json-spans.js';
-import { decodeExportTraceRequest, encodeExportTraceResponse, ProtobufDecodeError, ProtobufItemLimitError } from '../otlp/otlp-protobuf.js';
+import { encodeExportTraceResponse } from '../otlp/otlp-protobuf.js';
 import { createSanitizer } from '../sanitize/sanitizer.js';
 import type { SanitizationOptions } from '../sanitize/sanitizer.js';
 import type { PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
 import type { GatewayConfig, GatewayConfigInput } from './config.js';
 import { GatewayConfigError, resolveGatewayConfig } from './config.js';
+import type { DecodedBody } from './decode-body.js';
+import { decodeBody } from './decode-body.js';
 import { decodedRequestBytes } from './decoded-size.js';
 import type { ForwardedSpan } from './forwarded-span.js';
 import { Forwarder } from './forwarder.js';
@@ -60,44 +60,6 @@ const JSON_TYPE = 'application/json';
 const PRESSURE_SHARE = 0.8;
 /** Stored segments are read back while what is held stays under this share of `limits.maxHeldBytes`. */
 const RECOVERY_SHARE = 0.5;
-
-/** Counts the spans a request holds, usable or not (for partial success). */
-function countSpans(request: unknown): number {
-  let n = 0;
-  const resourceSpans = (request as { resourceSpans?: unknown })?.resourceSpans;
-  if (!Array.isArray(resourceSpans)) return 0;
-  for (const rs of resourceSpans) {
-    const scopeSpans = (rs as { scopeSpans?: unknown })?.scopeSpans;
-    if (!Array.isArray(scopeSpans)) continue;
-    for (const ss of scopeSpans) {
-      const spans = (ss as { spans?: unknown })?.spans;
-      if (Array.isArray(spans)) n += spans.length;
-    }
-  }
-  return n;
-}
-
-/** A decoded request body, or the status and message that refuse it. */
-type Decoded = { readonly ok: true; readonly spans: DecodedSpan[]; readonly rejected: number } | { readonly ok: false; readonly status: 400 | 413; readonly message: string };
-
-/** Decodes a request body (the same way for a live request and for one read back from the persistent queue). */
-function decodeBody(type: SpillBodyType, body: Buffer, maxItems: number): Decoded {
-  let decoded: unknown;
-  try {
-    decoded = type === 'protobuf' ? decodeExportTraceRequest(body, { maxItems }) : (JSON.parse(body.toString('utf8')) as unknown);
-  } catch (error) {
-    if (error instanceof ProtobufItemLimitError) return { ok: false, status: 413, message: error.message };
-    const what = error instanceof ProtobufDecodeError ? error.message : error instanceof RangeError ? 'values nested too deeply' : 'body is not valid JSON';
-    return { ok: false, status: 400, message: `malformed OTLP ${type === 'protobuf' ? 'protobuf' : 'JSON'}: ${what}` };
-  }
-  try {
-    const spans = decodeOtlpJsonSpans(decoded);
-    return { ok: true, spans, rejected: Math.max(0, countSpans(decoded) - spans.length) };
-  } catch (error) {
-    if (error instanceof OtlpNestingError || error instanceof RangeError) return { ok: false, status: 400, message: `malformed OTLP: ${error instanceof OtlpNestingError ? error.message : 'values nested too deeply'}` };
-    throw error;
-  }
-}
 
 /**
  * Starts a gateway. Throws a `GatewayConfigError` naming the key for an
@@ -150,7 +112,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     const now = Date.now();
     while (spill.recoveryPending > 0 && heldBytes() < limits.maxHeldBytes * RECOVERY_SHARE && store.spans < limits.maxSpans * RECOVERY_SHARE && store.traces < limits.maxTraces * RECOVERY_SHARE) {
       for (const { type, body, admit } of spill.recoverNext() ?? []) {
-        let decoded: Decoded;
+        let decoded: DecodedBody;
         try {
           decoded = decodeBody(type, body, limits.maxRequestItems);
         } catch (error) {
