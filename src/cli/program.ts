@@ -2,7 +2,8 @@
  * The `agent-incidents` command line: `demo` plays a simulated fleet through
  * the processor and writes OTLP/JSON; `report [file]` summarizes such a file
  * (or stdin, plain or gzip) as a table, `--json` or `--html`; `gateway
- * --config FILE` runs the OTLP gateway until SIGTERM or SIGINT. Usage errors,
+ * --config FILE` runs the OTLP gateway until SIGTERM or SIGINT; `receive`
+ * writes the traces an app exports to such a file. Usage errors,
  * bad configuration and unreadable files print one line and exit with code 2.
  */
 import { createReadStream, readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ProgressLine } from '../demo/progress-line.js';
 import { runDemo } from '../demo/run-demo.js';
 import { GatewayConfigError, loadGatewayConfig } from '../gateway/config.js';
+import { startFileReceiver } from '../gateway/file-receiver.js';
 import { createGateway } from '../gateway/gateway.js';
 import { SpillLogLockedError } from '../gateway/spill-log.js';
 import { renderIncidentPage } from '../report/html-page.js';
@@ -182,6 +184,35 @@ export function createProgram(): Command {
       const parts = [renderSummary(report, style), renderIncidentList(report, { count: opts.show, jaegerUrl: opts.jaegerUrl }, style), renderReportNotes(report)];
       if (opts.html) parts.push(`wrote ${opts.html}`);
       process.stdout.write(parts.filter((p) => p !== '').join('\n\n') + '\n');
+    });
+
+  program
+    .command('receive')
+    .description('listen for OTLP/HTTP traces (your app\'s exporter, unchanged) and append them to an OTLP/JSON lines file for `report`, until Ctrl-C')
+    .option('--out <file>', 'OTLP/JSON lines file to append to', 'traces.otlp.jsonl')
+    .option('--port <n>', 'port to listen on (0: any free port)', nonNegativeInt('--port', 65_535), 4318)
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .exitOverride()
+    .action(async (opts: { out: string; port: number; host: string }) => {
+      let receiver;
+      try {
+        receiver = await startFileReceiver(opts);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: the port is taken (a collector or Jaeger already there? use --port)`);
+        throw new UsageError(`cannot receive into ${opts.out}: ${code ?? errorText(error)}`);
+      }
+      process.stderr.write(`agent-incidents receive: listening on ${receiver.url}/v1/traces, appending to ${opts.out}; Ctrl-C to stop\n`);
+      const counts = await new Promise<{ requests: number; spans: number }>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGTERM', stop);
+          process.off('SIGINT', stop);
+          void receiver.close().then(resolve);
+        };
+        process.on('SIGTERM', stop);
+        process.on('SIGINT', stop);
+      });
+      process.stderr.write(`agent-incidents receive: wrote ${counts.spans} spans in ${counts.requests} requests to ${opts.out}; next: agent-incidents report ${opts.out}\n`);
     });
 
   program

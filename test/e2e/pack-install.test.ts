@@ -5,12 +5,14 @@
  * TypeScript block of the README type-checks there with `tsc` (strict,
  * nodenext, the libraries' declarations checked too), and the first block,
  * compiled and run with `node`, delivers a run span carrying its verdict and
- * the snippet's service.name to a real OTLP/HTTP receiver.
+ * the snippet's service.name to a real OTLP/HTTP receiver. Then the README's
+ * no-collector path as written: the installed `agent-incidents receive`, the
+ * first block sent to it, and `report … --html` finding the incident.
  *
  * Needs the npm registry (the README's installs); npm's cache keeps reruns fast.
  */
-import { execFile as execFileCallback } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile as execFileCallback, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -74,6 +76,14 @@ async function run(command: string, args: readonly string[], cwd: string, env: N
     const failed = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? failed.message}`);
   }
+}
+
+/** The README's `npx agent-incidents <command>` lines, comments stripped. */
+function cliLines(markdown: string, command: string): string[] {
+  return blocks(markdown, 'sh')
+    .flatMap((block) => block.split('\n'))
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line.startsWith(`npx agent-incidents ${command}`));
 }
 
 const tsBlocks = blocks(readme, 'ts');
@@ -182,5 +192,45 @@ describe('README install from a clone (npm pack, then the README install lines)'
     expect(runSpan?.name).toBe('invoke_agent coder');
     expect(runSpan?.attributes).toMatchObject({ 'incident.outcome': 'failed', 'incident.cause': 'provider_transport_disconnect' });
     expect(runSpan?.resource['service.name']).toBe(serviceName);
+  });
+
+  it("follows the README's no-collector path: receive, the first block, report --html finds the incident", async () => {
+    const [receiveLine] = cliLines(readme, 'receive');
+    const [reportLine] = cliLines(readme, 'report traces.otlp.jsonl --html');
+    expect(receiveLine, 'the README starts the receiver').toBeDefined();
+    expect(reportLine, 'the README reports what it received as a page').toBeDefined();
+    // Two changes: any free port instead of 4318, which a collector on this machine may hold; and the
+    // binary npx resolves to, run directly, so the test's SIGINT (Ctrl-C) reaches it, not npm's wrapper.
+    const command = (receiveLine as string).replace(/^npx agent-incidents /, './node_modules/.bin/agent-incidents ');
+    const receiver = spawn('sh', ['-c', `exec ${command} --port 0`], { cwd: app });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => receiver.on('close', resolve));
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      receiver.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const url = /listening on (http:\/\/\S+)\/v1\/traces/.exec(stderr)?.[1];
+        if (url) resolve(url);
+      });
+      void exited.then((code) => reject(new Error(`receive exited ${code}: ${stderr}`)));
+    });
+    try {
+      await run(process.execPath, [join('out', 'readme-1.js')], app, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+      receiver.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      if (receiver.exitCode === null && receiver.signalCode === null) receiver.kill('SIGKILL');
+    }
+    expect(stderr).toMatch(/wrote \d+ spans in \d+ requests to traces\.otlp\.jsonl/);
+
+    await run('sh', ['-c', reportLine as string], app);
+    const page = join(app, 'incidents.html');
+    expect(existsSync(page)).toBe(true);
+    const report = JSON.parse(await run('sh', ['-c', 'npx agent-incidents report traces.otlp.jsonl --json'], app)) as {
+      runs: number;
+      incidents: { cause?: string; serviceName?: string; traceId: string }[];
+    };
+    expect(report.runs).toBe(1);
+    expect(report.incidents[0]).toMatchObject({ cause: 'provider_transport_disconnect', serviceName: 'my-agent' });
+    expect(readFileSync(page, 'utf8')).toContain(report.incidents[0]?.traceId);
   });
 });
