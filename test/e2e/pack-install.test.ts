@@ -197,6 +197,12 @@ describe('README install from a clone (npm pack, then the README install lines)'
   it("follows the README's no-collector path: receive, the first block, report --html finds the incident", async () => {
     const [receiveLine] = cliLines(readme, 'receive');
     const [reportLine] = cliLines(readme, 'report traces.otlp.jsonl --html');
+    const compileLine = blocks(readme, 'sh')
+      .flatMap((block) => block.split('\n'))
+      .map((line) => line.replace(/\s+#.*$/, '').trim())
+      .find((line) => line.startsWith('npx tsc ') && line.endsWith(' app.ts'));
+    expect(compileLine, 'the README says how to compile app.ts').toBeDefined();
+    expect(readme).toContain('node app.js');
     expect(receiveLine, 'the README starts the receiver').toBeDefined();
     expect(reportLine, 'the README reports what it received as a page').toBeDefined();
     // Two changes: any free port instead of 4318, which a collector on this machine may hold; and the
@@ -214,7 +220,10 @@ describe('README install from a clone (npm pack, then the README install lines)'
       void exited.then((code) => reject(new Error(`receive exited ${code}: ${stderr}`)));
     });
     try {
-      await run(process.execPath, [join('out', 'readme-1.js')], app, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+      // The README's own compile and run lines, on the first block saved as app.ts.
+      writeFileSync(join(app, 'app.ts'), tsBlocks[0] as string);
+      await run('sh', ['-c', compileLine as string], app);
+      await run('sh', ['-c', 'node app.js'], app, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
       receiver.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {
