@@ -212,7 +212,8 @@ export function createProgram(): Command {
         process.on('SIGTERM', stop);
         process.on('SIGINT', stop);
       });
-      process.stderr.write(`agent-incidents receive: wrote ${counts.spans} spans in ${counts.requests} requests to ${opts.out}; next: agent-incidents report ${opts.out}\n`);
+      const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+      process.stderr.write(`agent-incidents receive: wrote ${plural(counts.spans, 'span')} in ${plural(counts.requests, 'request')} to ${opts.out}; next: agent-incidents report ${opts.out}\n`);
     });
 
   program
