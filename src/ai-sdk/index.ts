@@ -1,10 +1,12 @@
 /**
  * `agent-incidents/ai-sdk`: the Vercel AI SDK integration, for `ai` 6 and 7.
  * Needs the `ai` package (a peer dependency of this entry point only); with
- * `ai` 7, also `@ai-sdk/otel` for the SDK's own spans (an optional peer).
+ * `ai` 7, also `@ai-sdk/otel` for the SDK's own spans (an optional peer,
+ * passed as the `aiSdkOtel` option or loaded when a call needs it).
  */
 export { AiSdkRun, startAgentRun, withAgentRun } from './agent-run.js';
-export type { AgentRunOptions, AgentRunResult, AiSdkCallOptions, AiSdkTelemetryOptions } from './agent-run.js';
+export type { AgentRunResult } from './agent-run.js';
+export type { AgentRunOptions, AiSdkCallOptions, AiSdkOtel, AiSdkTelemetryOptions } from './options.js';
 export type { AbortMeaning, TimeoutSetting } from './abort-reason.js';
 export { abortMeaning } from './abort-reason.js';
 export type { McpToolAnnotations, ToolClassSources, ToolLike } from './tool-classes.js';

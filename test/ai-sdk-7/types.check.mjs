@@ -7,6 +7,7 @@
  * give back what `streamText` / `generateText` accept. Never run.
  */
 import { createOpenAI } from '@ai-sdk/openai';
+import * as aiSdkOtel from '@ai-sdk/otel';
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { startAgentRun, withAgentRun } from 'agent-incidents/ai-sdk';
 import { generateText, registerTelemetry, stepCountIs, streamText, tool } from 'ai';
@@ -43,7 +44,8 @@ export async function streaming() {
 }
 
 export async function generating() {
-  const run = startAgentRun({ agentName: 'coder' });
+  // `@ai-sdk/otel` handed over as the module (what a bundled application does).
+  const run = startAgentRun({ agentName: 'coder', aiSdkOtel });
   try {
     // `experimental_telemetry` still works on 7 (deprecated); the model as a gateway id string too.
     const result = await run.with(() => generateText(run.callOptions({ model: 'openai/gpt-4o-mini', prompt: 'Hi', experimental_telemetry: { isEnabled: true } })));
