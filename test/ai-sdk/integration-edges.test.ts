@@ -7,7 +7,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { streamText } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { withAgentRun } from '../../src/ai-sdk/index.js';
 import { incidentAttributes } from '../../src/index.js';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider.js';
@@ -27,19 +27,32 @@ async function drain(result: { readonly fullStream: AsyncIterable<unknown> }): P
 
 describe('the AI SDK integration', () => {
   it("does not fail a run when a finished call's total timeout fires later", async () => {
-    const fake = await startFakeProvider();
-    fake.enqueue(reply.text('Quick answer.'));
-    const pipeline = createPipeline();
-    const openai = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' });
-    const result = await withAgentRun({ tracer: pipeline.tracer }, async (run) => {
-      // 500 ms: the call ends long before (on a loaded 2-core machine, 150 ms was not always enough).
-      await drain(streamText(run.callOptions({ model: openai.chat('gpt-4o-mini'), prompt: 'Hi', timeout: 500, maxRetries: 0 })));
-      // The run goes on past the finished call's timer (other work, another call).
-      await new Promise((resolve) => setTimeout(resolve, 700));
-    });
-    await fake.close();
-    expect(result.incident.outcome).toBe('success');
-    expect(pipeline.runSpans()[0]?.attributes['incident.outcome']).toBe('success');
+    // The SDK's total timeout is `AbortSignal.timeout(ms)`. The test holds that timer: it fires
+    // when the call has certainly finished, however slow the machine (a real 150 ms timer could
+    // fire while a loaded machine is still answering, which is another case).
+    const TOTAL_MS = 150;
+    const timer = new AbortController();
+    const realTimeout = AbortSignal.timeout.bind(AbortSignal);
+    const timeout = vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => (ms === TOTAL_MS ? timer.signal : realTimeout(ms)));
+    try {
+      const fake = await startFakeProvider();
+      fake.enqueue(reply.text('Quick answer.'));
+      const pipeline = createPipeline();
+      const openai = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' });
+      const result = await withAgentRun({ tracer: pipeline.tracer }, async (run) => {
+        await drain(streamText(run.callOptions({ model: openai.chat('gpt-4o-mini'), prompt: 'Hi', timeout: TOTAL_MS, maxRetries: 0 })));
+        expect(run.incident().outcome).toBe('success');
+        // The run goes on past the finished call's timer (other work, another call): it fires now,
+        // as the SDK's does (abort listeners run synchronously, so the run has seen it when this returns).
+        timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      });
+      await fake.close();
+      expect(timeout).toHaveBeenCalledWith(TOTAL_MS);
+      expect(result.incident.outcome).toBe('success');
+      expect(pipeline.runSpans()[0]?.attributes['incident.outcome']).toBe('success');
+    } finally {
+      timeout.mockRestore();
+    }
   });
 
   it("keeps a call wrapped in the application's own span part of the run, so one run is counted", async () => {
