@@ -3,7 +3,7 @@
  * provider packages (@ai-sdk/openai 4, @ai-sdk/anthropic 4) against the fake
  * provider, with or without `withAgentRun`, into a real tracer provider with
  * the IncidentSpanProcessor. The AI SDK 7 twin of test/ai-sdk/run-ai-sdk.ts:
- * same tools, same prompt, same stop and settle rules; what differs is how
+ * same tools, same prompt, same stop rules (not the same settle rule: see `settled`); what differs is how
  * telemetry is wired (`@ai-sdk/otel`'s `OpenTelemetry` integration instead of
  * `experimental_telemetry.tracer`). Everything from agent-incidents comes
  * from the packed package, as a user gets it.
@@ -64,15 +64,25 @@ class KeepingExporter {
   }
 }
 
-/** Counts spans as they start and end, to prove every one is exported and to know when they settled. */
+/** Counts spans as they start and end, to prove every one is exported and to know when they all ended. */
 class StartedSpans {
   count = 0;
   ended = 0;
-  onStart() {
+  /** Spans started and not ended yet, for the message when one never ends. */
+  open = new Set();
+  #waiters = [];
+  onStart(span) {
     this.count += 1;
+    this.open.add(span);
   }
-  onEnd() {
+  onEnd(span) {
     this.ended += 1;
+    this.open.delete(span);
+    if (this.ended === this.count) for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+  /** Resolves when every span started so far has ended. */
+  allEnded() {
+    return this.ended === this.count ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve));
   }
   forceFlush() {
     return Promise.resolve();
@@ -82,11 +92,24 @@ class StartedSpans {
   }
 }
 
-/** Resolves once no span has ended for 40 ms (at most 2 s): the SDK's late ends are in. */
+/**
+ * Resolves once every span that started has ended. Called when the call's
+ * promise has settled (with the helper, after `run.end()`): the SDK starts no
+ * span after that, so what is left is spans already started ending later (a
+ * tool that stops on the abort, an SDK span ended in a later callback); when
+ * none is open, nothing more can end. On AI SDK 7 every span ends (unlike 6,
+ * whose `ai.streamText` can stay open on a broken stream): a span still open
+ * after 5 s fails the row, naming it, instead of being judged as cut off.
+ */
 async function settled(spans) {
-  for (let waited = 0, last = -1; waited < 2000 && spans.ended !== last; waited += 40) {
-    last = spans.ended;
-    await new Promise((resolve) => setTimeout(resolve, 40));
+  let timer;
+  const stuck = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`spans never ended: ${[...spans.open].map((s) => s.name).join(', ')}`)), 5000);
+  });
+  try {
+    await Promise.race([spans.allEnded(), stuck]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
