@@ -5,7 +5,7 @@
  */
 import type { IncidentReport, ReportRun } from './report-model.js';
 import type { SummaryStyle } from './summary-table.js';
-import { OUTCOME_COLOUR, pad, PLAIN, SAFETY_COLOUR } from './summary-table.js';
+import { OUTCOME_COLOUR, pad, PLAIN, SAFETY_COLOUR, terminalSafe } from './summary-table.js';
 
 /** How the incident list is drawn. */
 export interface IncidentListOptions {
@@ -21,7 +21,9 @@ export function jaegerTraceUrl(jaegerUrl: string, run: Pick<ReportRun, 'traceId'
 }
 
 function when(run: ReportRun): string {
-  return run.startUnixMillis === undefined ? '-' : new Date(run.startUnixMillis).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const date = run.startUnixMillis === undefined ? undefined : new Date(run.startUnixMillis);
+  // A time outside the range of a Date (a garbage timestamp in the file) is shown as unknown.
+  return date === undefined || Number.isNaN(date.getTime()) ? '-' : date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
 /** The list of the most recent incidents, as lines of text; empty when there are none. */
@@ -33,15 +35,17 @@ export function renderIncidentList(report: IncidentReport, options: IncidentList
   const rows = shown.map((run) => ({
     run,
     started: when(run),
-    cause: run.causeDetail ? `${run.cause}(${run.causeDetail})` : (run.cause ?? '-'),
-    phase: run.phase ?? '-',
-    safety: run.retrySafety ?? '-',
+    traceId: terminalSafe(run.traceId),
+    outcome: terminalSafe(run.outcome),
+    cause: terminalSafe(run.causeDetail ? `${run.cause}(${run.causeDetail})` : (run.cause ?? '-')),
+    phase: terminalSafe(run.phase ?? '-'),
+    safety: terminalSafe(run.retrySafety ?? '-'),
   }));
   const headers = ['started (UTC)', 'trace id', 'outcome', 'cause(detail)', 'phase', 'retry safety'];
   const widths = [
     Math.max(headers[0]!.length, ...rows.map((r) => r.started.length)),
     32,
-    Math.max(headers[2]!.length, ...rows.map((r) => r.run.outcome.length)),
+    Math.max(headers[2]!.length, ...rows.map((r) => r.outcome.length)),
     Math.max(headers[3]!.length, ...rows.map((r) => r.cause.length)),
     Math.max(headers[4]!.length, ...rows.map((r) => r.phase.length)),
   ];
@@ -51,14 +55,14 @@ export function renderIncidentList(report: IncidentReport, options: IncidentList
     lines.push(
       [
         pad(r.started, widths[0]!),
-        r.run.traceId,
-        c(OUTCOME_COLOUR[r.run.outcome as keyof typeof OUTCOME_COLOUR] ?? 'gray', pad(r.run.outcome, widths[2]!)),
+        r.traceId,
+        c(OUTCOME_COLOUR[r.run.outcome as keyof typeof OUTCOME_COLOUR] ?? 'gray', pad(r.outcome, widths[2]!)),
         pad(r.cause, widths[3]!),
         pad(r.phase, widths[4]!),
         c(SAFETY_COLOUR[r.safety as keyof typeof SAFETY_COLOUR] ?? 'gray', r.safety),
       ].join('  '),
     );
-    if (options.jaegerUrl) lines.push(c('gray', `  ${jaegerTraceUrl(options.jaegerUrl, r.run)}`));
+    if (options.jaegerUrl) lines.push(c('gray', `  ${terminalSafe(jaegerTraceUrl(options.jaegerUrl, r.run))}`));
   }
   return lines.join('\n');
 }
@@ -77,8 +81,8 @@ export function renderReportNotes(report: IncidentReport): string {
   }
   if (w.tracesSeenAgain > 0) {
     notes.push(
-      `${w.tracesSeenAgain} traces had spans after they were judged (more than ${w.idleLines} lines after the rest, or after the window was full): the later spans were judged on their own, each run counted once; raise --idle-lines to hold traces longer.`,
+      `${w.tracesSeenAgain} traces had spans after they were judged (more than ${w.idleLines} lines after the rest, or after the window was full): the later spans joined the runs already counted (a verdict in the file replaces one made up here), each run counted once; raise --idle-lines to hold traces longer.`,
     );
   }
-  return notes.join('\n');
+  return notes.map(terminalSafe).join('\n');
 }

@@ -53,6 +53,10 @@ export function runRowsFromOtlpJsonLines(input: string, options: { readonly poli
         spanId: run.spanId,
         source: run.source,
       }),
+    onRunReplaced: (run) => {
+      const at = rows.findIndex((row) => row.traceId === run.traceId && row.spanId === run.spanId);
+      if (at !== -1) rows.splice(at, 1);
+    },
   });
   for (const line of input.split('\n')) builder.addLine(line);
   builder.finish();

@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
+import { OtlpJsonError } from './otlp-json-line.js';
 import type { ReportBuilderOptions } from './report-builder.js';
 import { ReportBuilder } from './report-builder.js';
 import type { IncidentReport } from './report-model.js';
@@ -67,25 +68,50 @@ async function* bytesOf(input: AsyncIterable<Buffer | string>): AsyncGenerator<B
   await feeding;
 }
 
+/** The longest line read, in characters (UTF-16 code units; bytes for ASCII): a longer one is refused, not held. */
+export const MAX_LINE_CHARS = 256 * 1024 * 1024;
+
+/** Options of {@link readReport}. */
+export interface ReadReportOptions extends ReportBuilderOptions {
+  /** Longest line accepted, in characters. @default MAX_LINE_CHARS */
+  readonly maxLineChars?: number;
+}
+
 /**
  * Reads OTLP/JSON lines (plain or gzip) from `input` into an
  * {@link IncidentReport}. Rejects with an OtlpJsonError naming the first line
- * that is not OTLP/JSON, or a {@link GzipInputError}.
+ * that is not OTLP/JSON or is longer than `maxLineChars`, or a {@link GzipInputError}.
+ * Each chunk is searched for line ends once: a long line costs time in its length, not its square.
  */
-export async function readReport(input: Readable | AsyncIterable<Buffer | string>, options: ReportBuilderOptions = {}): Promise<IncidentReport> {
+export async function readReport(input: Readable | AsyncIterable<Buffer | string>, options: ReadReportOptions = {}): Promise<IncidentReport> {
   const builder = new ReportBuilder(options);
+  const maxLine = options.maxLineChars ?? MAX_LINE_CHARS;
   const decoder = new StringDecoder('utf8');
-  let pending = '';
-  for await (const chunk of bytesOf(input as AsyncIterable<Buffer | string>)) {
-    const text = pending + decoder.write(chunk);
+  // The start of the line not ended yet, in pieces (joined once, when its end comes).
+  let pieces: string[] = [];
+  let pending = 0;
+  const tooLong = () => new OtlpJsonError(builder.lines + 1, `line longer than ${maxLine} characters; not read`);
+  const lineOf = (tail: string): string => {
+    if (pending + tail.length > maxLine) throw tooLong();
+    const line = pieces.length === 0 ? tail : pieces.join('') + tail;
+    pieces = [];
+    pending = 0;
+    return line;
+  };
+  const feed = (text: string): void => {
     let start = 0;
     for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      builder.addLine(text.slice(start, end));
+      builder.addLine(lineOf(text.slice(start, end)));
       start = end + 1;
     }
-    pending = text.slice(start);
-  }
-  pending += decoder.end();
-  if (pending !== '') builder.addLine(pending);
+    if (start < text.length) {
+      pending += text.length - start;
+      if (pending > maxLine) throw tooLong();
+      pieces.push(start === 0 ? text : text.slice(start));
+    }
+  };
+  for await (const chunk of bytesOf(input as AsyncIterable<Buffer | string>)) feed(decoder.write(chunk));
+  feed(decoder.end());
+  if (pending > 0) builder.addLine(lineOf(''));
   return builder.finish();
 }

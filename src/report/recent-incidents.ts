@@ -32,6 +32,13 @@ export class RecentIncidents {
     if (this.#kept.length >= 2 * this.limit) this.#trim();
   }
 
+  /** Takes back an incident offered earlier (its verdict was replaced), whether it was kept or not. */
+  remove(traceId: string, spanId: string): void {
+    this.#offered -= 1;
+    const at = this.#kept.findIndex((run) => run.traceId === traceId && run.spanId === spanId);
+    if (at !== -1) this.#kept.splice(at, 1);
+  }
+
   #trim(): void {
     this.#kept.sort(mostRecentFirst);
     this.#kept.length = Math.min(this.#kept.length, this.limit);

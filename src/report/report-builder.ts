@@ -14,7 +14,7 @@ import { RecentIncidents } from './recent-incidents.js';
 import type { Counts, IncidentKind, IncidentReport, ReportRun } from './report-model.js';
 import type { ReportSpan } from './report-span.js';
 import { reportSpanOf } from './report-span.js';
-import type { EarlierParts, TraceRun } from './trace-runs.js';
+import type { CountedRun, EarlierParts, TraceRun } from './trace-runs.js';
 import { runsOfTrace } from './trace-runs.js';
 
 /** Options of {@link ReportBuilder}. */
@@ -29,41 +29,63 @@ export interface ReportBuilderOptions {
   readonly idleLines?: number;
   /** Traces remembered after they were judged, so spans that come later are not counted as new runs. @default 20000 */
   readonly rememberTraces?: number;
+  /** Spans of judged traces remembered (span id → run key), across those traces; the oldest traces are forgotten past it. @default 100000 */
+  readonly rememberSpans?: number;
   /** Called with every run judged, incidents or not, in the order judged (the pure `runRowsFromOtlpJsonLines` collects them). */
   readonly onRun?: (run: Omit<ReportRun, 'timeline'>) => void;
+  /** Called when a run reported through `onRun` is no longer counted: a verdict in the file replaced the one made up here, or it was one run counted twice. */
+  readonly onRunReplaced?: (run: Pick<ReportRun, 'traceId' | 'spanId'>) => void;
 }
 
 /** Defaults of {@link ReportBuilderOptions}. */
-export const REPORT_DEFAULTS = { limit: 1000, maxSpans: 20_000, idleLines: 1000, rememberTraces: 20_000 } as const;
+export const REPORT_DEFAULTS = { limit: 1000, maxSpans: 20_000, idleLines: 1000, rememberTraces: 20_000, rememberSpans: 100_000 } as const;
 
 interface HeldTrace {
   readonly spans: ReportSpan[];
   lastLine: number;
 }
 
-interface Remembered {
-  runKeys: Set<string>;
-  standIns: Set<string>;
-  nested: Map<string, { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }>;
+/** A run counted, as far as it must be known to uncount it when a better verdict comes. */
+interface Counted extends CountedRun {
+  /** Folded while the trace was judged early. */
+  readonly early: boolean;
+  /** What was counted, for a verdict made up here (only those are ever replaced). */
+  readonly row?: Pick<ReportRun, 'outcome' | 'cause' | 'causeDetail' | 'phase' | 'retrySafety' | 'traceId' | 'spanId'>;
+}
+
+/** A run counted with the file's verdict: never replaced, so one shared entry does for all. */
+const FROM_FILE: Counted = { madeUp: false, standIn: false, early: false };
+
+interface Remembered extends EarlierParts {
+  readonly counted: Map<string, Counted>;
+  readonly runOf: Map<string, string>;
+  readonly standIns: Set<string>;
+  readonly nested: Map<string, { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }>;
+  /** Runs of this trace folded while it was judged early and still counted. */
+  earlyRuns: number;
 }
 
 function counts(map: ReadonlyMap<string, number>): Counts {
   return [...map.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
-function bump(map: Map<string, number>, key: string | undefined): void {
+function bump(map: Map<string, number>, key: string | undefined, by = 1): void {
   const k = key ?? '';
-  map.set(k, (map.get(k) ?? 0) + 1);
+  const n = (map.get(k) ?? 0) + by;
+  if (n > 0) map.set(k, n);
+  else map.delete(k);
 }
 
 /** Streams OTLP/JSON lines into an {@link IncidentReport}. */
 export class ReportBuilder {
-  readonly #options: Required<Omit<ReportBuilderOptions, 'policy' | 'onRun'>> & Pick<ReportBuilderOptions, 'policy' | 'onRun'>;
+  readonly #options: Required<Omit<ReportBuilderOptions, 'policy' | 'onRun' | 'onRunReplaced'>> & Pick<ReportBuilderOptions, 'policy' | 'onRun' | 'onRunReplaced'>;
   /** Held traces, least recently added to first (a Map keeps insertion order; a trace is moved to the end when a span of it comes). */
   readonly #held = new Map<string, HeldTrace>();
   #heldSpans = 0;
   /** Traces judged, least recently first, bounded by `rememberTraces`. */
   readonly #remembered = new Map<string, Remembered>();
+  /** Span ids remembered across {@link #remembered}. */
+  #rememberedSpans = 0;
   readonly #recent: RecentIncidents;
   #lines = 0;
   #spans = 0;
@@ -89,6 +111,11 @@ export class ReportBuilder {
     return this.#heldSpans;
   }
 
+  /** Lines added so far. */
+  get lines(): number {
+    return this.#lines;
+  }
+
   /** Adds the next line (its 1-based number is counted here); throws an OtlpJsonError naming a line that is not OTLP/JSON. */
   addLine(line: string): void {
     this.#lines += 1;
@@ -110,6 +137,10 @@ export class ReportBuilder {
       this.#heldSpans += 1;
     }
     // Idle traces first (their spans have all come, as far as the window can tell), then the longest-waiting while over the bound.
+    // A trace whose run span has not come yet is judged on idleness like any other, not held until the window fills:
+    // a crashed agent's run span never comes, so holding those would fill the window with them and turn every crash
+    // into an early judgement; a run span (or the gateway's verdict) that comes later replaces the verdict made up
+    // under a stand-in instead (see #judge), so the file's verdict wins either way.
     for (const [traceId, trace] of this.#held) {
       if (line - trace.lastLine < this.#options.idleLines) break;
       this.#judge(traceId, trace, false);
@@ -154,23 +185,78 @@ export class ReportBuilder {
     const earlier = this.#remembered.get(traceId);
     if (earlier) {
       this.#remembered.delete(traceId);
+      this.#rememberedSpans -= earlier.runOf.size;
       this.#tracesSeenAgain += 1;
     } else {
       this.#traces += 1;
     }
-    const judged = runsOfTrace(trace.spans, { policy: this.#options.policy, cautious: early, earlier: earlier as EarlierParts | undefined });
-    this.#folded += judged.folded;
-    if (early && judged.folded > 0) {
-      this.#tracesJudgedEarly += 1;
-      this.#runsJudgedEarly += judged.folded;
+    const judged = runsOfTrace(trace.spans, { policy: this.#options.policy, cautious: early, earlier });
+    const memory: Remembered = earlier ?? { counted: new Map(), runOf: new Map(), standIns: new Set(), nested: new Map(), earlyRuns: 0 };
+    // Earlier made-up verdicts first leave the counts, then the verdicts that replace them come in.
+    for (const key of judged.retired) this.#uncount(memory, key);
+    for (const [from, to] of judged.rekeyed) {
+      // Two stand-ins that turn out to be parts of one run are that run counted twice: the second leaves the counts.
+      if (memory.counted.has(to)) {
+        this.#uncount(memory, from);
+        continue;
+      }
+      const entry = memory.counted.get(from);
+      memory.counted.delete(from);
+      if (entry) memory.counted.set(to, entry);
     }
-    for (const run of judged.runs) this.#count(run);
-    const memory = earlier ?? { runKeys: new Set<string>(), standIns: new Set<string>(), nested: new Map() };
-    for (const key of judged.runKeys) memory.runKeys.add(key);
+    for (const run of judged.runs) {
+      // A made-up verdict that replaces one judged early lacks the evidence that one had: it is as early.
+      const inherited = run.replaces.some((key) => memory.counted.get(key)?.early === true);
+      for (const key of run.replaces) this.#uncount(memory, key);
+      this.#count(run);
+      const madeUp = run.run.source === 'folded';
+      if (madeUp) this.#folded += 1;
+      const earlyRun = (early || inherited) && madeUp;
+      if (earlyRun) this.#earlyRun(memory, 1);
+      const { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId } = run.run;
+      memory.counted.set(run.key, madeUp ? { madeUp, standIn: run.standIn, early: earlyRun, row: { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId } } : FROM_FILE);
+    }
+    for (const [id, key] of judged.runOf) memory.runOf.set(id, key);
     for (const id of judged.standIns) memory.standIns.add(id);
     for (const [id, nested] of judged.nested) memory.nested.set(id, nested);
     this.#remembered.set(traceId, memory);
-    if (this.#remembered.size > this.#options.rememberTraces) this.#remembered.delete(this.#remembered.keys().next().value as string);
+    this.#rememberedSpans += memory.runOf.size;
+    while (this.#remembered.size > this.#options.rememberTraces || (this.#rememberedSpans > this.#options.rememberSpans && this.#remembered.size > 1)) {
+      const [oldest, forgotten] = this.#remembered.entries().next().value as [string, Remembered];
+      this.#remembered.delete(oldest);
+      this.#rememberedSpans -= forgotten.runOf.size;
+    }
+  }
+
+  /** Early-judged runs of a trace still counted changed by `by`; a trace counts as judged early while it has any. */
+  #earlyRun(memory: Remembered, by: number): void {
+    const before = memory.earlyRuns;
+    memory.earlyRuns += by;
+    this.#runsJudgedEarly += by;
+    if (before === 0 && memory.earlyRuns > 0) this.#tracesJudgedEarly += 1;
+    if (before > 0 && memory.earlyRuns === 0) this.#tracesJudgedEarly -= 1;
+  }
+
+  /** Takes a run counted earlier with a verdict made up here back out of every count and the incident list. */
+  #uncount(memory: Remembered, key: string): void {
+    const entry = memory.counted.get(key);
+    memory.counted.delete(key);
+    const row = entry?.row;
+    if (!entry || !row) return;
+    this.#runs -= 1;
+    this.#folded -= 1;
+    if (entry.early) this.#earlyRun(memory, -1);
+    this.#options.onRunReplaced?.({ traceId: row.traceId, spanId: row.spanId });
+    bump(this.#byOutcome, row.outcome, -1);
+    if (row.outcome === 'success') return;
+    bump(this.#byCause, row.cause, -1);
+    bump(this.#byPhase, row.phase, -1);
+    bump(this.#byRetrySafety, row.retrySafety, -1);
+    const kind = kindKey(row);
+    const known = this.#byKind.get(kind);
+    if (known && known.runs > 1) this.#byKind.set(kind, { ...known, runs: known.runs - 1 });
+    else this.#byKind.delete(kind);
+    this.#recent.remove(row.traceId, row.spanId);
   }
 
   #count({ run, timeline }: TraceRun): void {

@@ -34,16 +34,3 @@ export function reportSpanOf(span: DecodedSpan): ReportSpan {
     judged: typeof span.attributes[K.ATTR_INCIDENT_OUTCOME] === 'string',
   };
 }
-
-/**
- * The run a verdict belongs to: a run span's own id, or, for a verdict the
- * gateway wrote on the topmost span of a run whose span never came (a chat,
- * a step, a tool), the missing run span's id, which is that span's parent.
- * Two verdicts with one key are one run counted once (the gateway judges a
- * run span that arrives after such a verdict again, fail-closed).
- */
-export function runKeyOf(span: ReportSpan): string {
-  // A framework call judged as a run of its own sits under a tool or nothing: its parent is no other run's key.
-  if (span.role === 'run' || span.view.parentSpanId === undefined) return span.view.spanId;
-  return span.view.parentSpanId;
-}

@@ -18,6 +18,15 @@ export const OUTCOME_COLOUR = { success: 'green', recovered: 'cyan', failed: 're
 /** Terminal colour of each retry safety. */
 export const SAFETY_COLOUR = { auto_retry: 'green', offer_continue: 'cyan', ask_user_before_retry: 'yellow', do_not_retry: 'red', unknown: 'gray' } as const;
 
+// C0 and C1 control characters and DEL: a value from the file must not drive the terminal (ANSI escapes, bells, titles).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** `text` safe to print on a terminal: every C0/C1 control character shown as a visible `\xNN` escape. */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /** `text` padded with spaces to `width`. */
 export function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - text.length));
@@ -27,13 +36,13 @@ export function pad(text: string, width: number): string {
 export function renderSummary(report: IncidentReport, style: SummaryStyle = PLAIN): string {
   const c = style.colour;
   const lines: string[] = [];
-  lines.push(c('bold', `${report.runs} runs`) + '  ' + report.byOutcome.map(([o, n]) => c(OUTCOME_COLOUR[o as keyof typeof OUTCOME_COLOUR] ?? 'gray', `${o} ${n}`)).join('  '));
+  lines.push(c('bold', `${report.runs} runs`) + '  ' + report.byOutcome.map(([o, n]) => c(OUTCOME_COLOUR[o as keyof typeof OUTCOME_COLOUR] ?? 'gray', `${terminalSafe(o)} ${n}`)).join('  '));
   if (report.byKind.length === 0) return lines.join('\n');
   const groups = report.byKind.map((k) => ({
-    outcome: k.outcome,
-    causeText: k.causeDetail ? `${k.cause}(${k.causeDetail})` : (k.cause ?? '-'),
-    phase: k.phase ?? '-',
-    safety: k.retrySafety ?? '-',
+    outcome: terminalSafe(k.outcome),
+    causeText: terminalSafe(k.causeDetail ? `${k.cause}(${k.causeDetail})` : (k.cause ?? '-')),
+    phase: terminalSafe(k.phase ?? '-'),
+    safety: terminalSafe(k.retrySafety ?? '-'),
     n: k.runs,
   }));
   const headers = ['outcome', 'cause(detail)', 'phase', 'retry safety', 'runs'];

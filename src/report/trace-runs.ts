@@ -12,19 +12,35 @@ import type { Incident } from '../model/incident.js';
 import { GEN_AI } from '../model/native-convention.js';
 import type { ReportRun, TimelineItem } from './report-model.js';
 import type { ReportSpan } from './report-span.js';
-import { runKeyOf } from './report-span.js';
 import { childrenOf, runTimeline } from './run-timeline.js';
+import { isStandInVerdict, rememberedKey, resolveKeys } from './trace-keys.js';
 
 /** A run of the trace: everything but its timeline, which is built only for the runs a report lists. */
 export interface TraceRun {
   readonly run: Omit<ReportRun, 'timeline'>;
   readonly timeline: () => TimelineItem[];
+  /** The run's key: its run span's id (the missing one for a stand-in verdict). */
+  readonly key: string;
+  /** Keys of runs an earlier part counted with a verdict made up here that this run's verdict replaces. */
+  readonly replaces: readonly string[];
+  /** The verdict was made up here under a stand-in (the run span had not come). */
+  readonly standIn: boolean;
 }
 
-/** What earlier parts of the same trace left: runs counted, stand-ins, nested runs judged without their parent. */
+/** A run an earlier part counted. */
+export interface CountedRun {
+  /** The verdict was made up here (folded), not read from the file. */
+  readonly madeUp: boolean;
+  /** Made up under a stand-in: the run span had not come. */
+  readonly standIn: boolean;
+}
+
+/** What earlier parts of the same trace left: runs counted, where their spans went, nested runs judged without their parent. */
 export interface EarlierParts {
-  /** Keys of the runs counted (run span ids, and the missing run span ids of stand-in verdicts). */
-  readonly runKeys: ReadonlySet<string>;
+  /** The runs counted, by key. */
+  readonly counted: ReadonlyMap<string, CountedRun>;
+  /** Span id → run key of the spans of earlier parts; a missing ancestor's id maps to itself. */
+  readonly runOf: ReadonlyMap<string, string>;
   /** Missing run span ids an earlier fold judged under a stand-in. */
   readonly standIns: ReadonlySet<string>;
   readonly nested: ReadonlyMap<string, { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }>;
@@ -36,9 +52,9 @@ export interface TraceRunsOptions {
   readonly policy?: Policy;
   /**
    * The trace was judged before it may have been complete (the window was
-   * full): its un-judged runs are judged as if their evidence was cut off,
-   * so a missing part can only make a verdict more cautious (never success).
-   * @default false
+   * full): every run folded here, of any convention, is judged as if its
+   * evidence was cut off, so a missing part can only make a verdict more
+   * cautious (never success). @default false
    */
   readonly cautious?: boolean;
   /** What earlier parts of this trace left. @default none */
@@ -50,30 +66,65 @@ export interface TraceRuns {
   readonly runs: TraceRun[];
   /** Runs judged by the fold here. */
   readonly folded: number;
-  /** Keys of the runs counted here. */
-  readonly runKeys: readonly string[];
+  /** Span id → run key of this part's spans (missing ancestors map to themselves). */
+  readonly runOf: ReadonlyMap<string, string>;
+  /** Earlier made-up stand-in keys whose run turned out to be one counted already: no longer counted. */
+  readonly retired: readonly string[];
+  /** Earlier made-up stand-in keys whose run turned out to be another, not counted yet: [old key, new key]. */
+  readonly rekeyed: readonly (readonly [string, string])[];
   readonly standIns: readonly string[];
   readonly nested: ReadonlyMap<string, { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }>;
 }
 
 const PARTS = new Set(['attempt', 'tool', 'call']);
+const ALL: { has(id: string): boolean } = { has: () => true };
 
 /** Judges the spans of one trace part. */
 export function runsOfTrace(spans: readonly ReportSpan[], options: TraceRunsOptions = {}): TraceRuns {
   const earlier = options.earlier;
   const byId = new Map<string, ReportSpan>();
   for (const span of spans) if (!byId.has(span.view.spanId)) byId.set(span.view.spanId, span);
+  const earlierKey = (id: string) => rememberedKey(earlier?.runOf, id) ?? (earlier?.counted.has(id) === true ? id : undefined);
+  // A span whose parent came in an earlier part, under a run whose span is here: it hangs under that run span now.
+  for (const span of byId.values()) {
+    const parent = span.view.parentSpanId;
+    if (parent === undefined || span.view.parentIsRemote || byId.has(parent)) continue;
+    const key = earlierKey(parent);
+    if (key !== undefined && key !== parent && byId.has(key)) byId.set(span.view.spanId, { ...span, view: { ...span.view, parentSpanId: key } });
+  }
   const children = childrenOf([...byId.values()]);
-  const counted = new Set<string>();
+  const counted = new Map<string, TraceRun>();
   const runs: TraceRun[] = [];
-  const isCounted = (key: string) => counted.has(key) || earlier?.runKeys.has(key) === true;
+  // A span of a run counted already (here or earlier), as far as earlier parts tell.
+  const inCountedRun = (id: string) => {
+    const key = earlierKey(id);
+    return key !== undefined && (counted.has(key) || earlier?.counted.has(key) === true);
+  };
+  const parentRole = (s: ReportSpan): 'run' | 'other' | 'absent' => {
+    const parent = s.view.parentSpanId as string;
+    const here = byId.get(parent);
+    if (here) return here.role === 'run' ? 'run' : 'other';
+    const key = earlierKey(parent);
+    return key === undefined || key === parent ? 'absent' : 'other';
+  };
+  // Whether a verdict for `key` counts here: not counted yet, or counted earlier with a verdict made up here that this one replaces.
+  const take = (key: string, fromFile: boolean): { take: boolean; replaces: string[] } => {
+    if (counted.has(key)) return { take: false, replaces: [] };
+    const before = earlier?.counted.get(key);
+    if (!before) return { take: true, replaces: [] };
+    // A verdict in the file always wins over one made up here; a run span that came after its stand-in was judged replaces it too.
+    if (before.madeUp && (fromFile || (before.standIn && byId.has(key)))) return { take: true, replaces: [key] };
+    return { take: false, replaces: [] };
+  };
 
   for (const span of byId.values()) {
     if (!span.judged) continue;
-    const key = runKeyOf(span);
-    if (isCounted(key)) continue;
-    counted.add(key);
-    runs.push(fileRun(span, key, children, byId));
+    const key = isStandInVerdict(span, parentRole(span)) ? (span.view.parentSpanId as string) : span.view.spanId;
+    const t = take(key, true);
+    if (!t.take) continue;
+    const run = fileRun(span, key, children, byId, t.replaces);
+    counted.set(key, run);
+    runs.push(run);
   }
 
   // A fold is needed when some run may have no verdict: an un-judged run span
@@ -81,40 +132,85 @@ export function runsOfTrace(spans: readonly ReportSpan[], options: TraceRunsOpti
   // run span is absent and no verdict stands for it.
   const orphan = (s: ReportSpan) => {
     const parent = s.view.parentSpanId;
-    return parent !== undefined && !byId.has(parent) && !isCounted(parent) && !s.view.parentIsRemote;
+    return parent !== undefined && !byId.has(parent) && !counted.has(parent) && !inCountedRun(parent) && !s.view.parentIsRemote;
   };
   const needsFold = [...byId.values()].some((s) => !s.judged && (s.role === 'run' || s.role === 'call' || (s.role !== undefined && PARTS.has(s.role) && orphan(s))));
-  if (!needsFold) return { runs, folded: 0, runKeys: [...counted], standIns: [], nested: new Map() };
-
-  const known = new Set([...counted, ...(earlier?.runKeys ?? [])]);
-  const truncated = new Set(earlier?.standIns ?? []);
-  if (options.cautious) for (const s of byId.values()) if (s.role === 'run' && !s.judged) truncated.add(s.view.spanId);
-  const fold = foldTrace(
-    [...byId.values()].map((s) => s.view),
-    { policy: options.policy, judgedRuns: known, judgedAsStandIns: truncated, nestedJudged: earlier?.nested },
-  );
-  const standIns = new Set(fold.standIns);
-  const attemptCauses = new Map([...fold.attempts].map(([id, verdict]) => [id, verdict.cause as string]));
+  let fold: ReturnType<typeof foldTrace> | undefined;
   let folded = 0;
-  for (const [carrierId, incident] of fold.runs) {
-    const carrier = byId.get(carrierId);
-    if (!carrier || carrier.judged) continue;
-    const parent = carrier.view.parentSpanId;
-    const key = parent !== undefined && standIns.has(parent) ? parent : carrierId;
-    if (isCounted(key)) continue;
-    counted.add(key);
-    folded += 1;
-    runs.push(foldedRun(incident, carrier, key, children, byId, attemptCauses));
+  if (needsFold) {
+    // A span whose descendants came in an earlier part: its run lost that evidence here (and so did every run above it).
+    const truncated = new Set(earlier?.standIns ?? []);
+    for (const s of byId.values()) {
+      if (earlier?.runOf.get(s.view.spanId) !== s.view.spanId) continue;
+      for (let at: ReportSpan | undefined = s, depth = 0; at !== undefined && depth < 256; at = byId.get(at.view.parentSpanId ?? ''), depth += 1) truncated.add(at.view.spanId);
+    }
+    fold = foldTrace(
+      [...byId.values()].map((s) => s.view),
+      {
+        policy: options.policy,
+        judgedRuns: { has: (id) => counted.has(id) || inCountedRun(id) },
+        judgedAsStandIns: options.cautious ? ALL : truncated,
+        nestedJudged: earlier?.nested,
+      },
+    );
+    const standIns = new Set(fold.standIns);
+    const attemptCauses = new Map([...fold.attempts].map(([id, verdict]) => [id, verdict.cause as string]));
+    for (const [carrierId, incident] of fold.runs) {
+      const carrier = byId.get(carrierId);
+      if (!carrier || carrier.judged) continue;
+      const parent = carrier.view.parentSpanId;
+      const standIn = parent !== undefined && standIns.has(parent);
+      // A framework call under a span of a run judged earlier is a late part of that run, not a run of its own.
+      if (!standIn && carrier.role !== 'run' && parent !== undefined && !byId.has(parent) && inCountedRun(parent)) continue;
+      const key = standIn ? parent : carrierId;
+      const t = take(key, false);
+      if (!t.take) continue;
+      folded += 1;
+      const run = foldedRun(incident, carrier, key, children, byId, attemptCauses, t.replaces, standIn);
+      counted.set(key, run);
+      runs.push(run);
+    }
   }
-  return { runs, folded, runKeys: [...counted], standIns: fold.standIns, nested: fold.orphanedNested };
+
+  // Where this part's spans went, and earlier stand-ins that turn out to be a span of another run.
+  const keysHere = new Set([...counted.keys(), ...(fold?.judgedRuns ?? [])]);
+  const resolve = resolveKeys(byId, (id) => keysHere.has(id), earlier?.runOf);
+  const runOf = new Map<string, string>();
+  for (const id of byId.keys()) {
+    const key = resolve(id);
+    if (key === undefined) continue;
+    runOf.set(id, key);
+    if (!byId.has(key)) runOf.set(key, key);
+  }
+  const retired: string[] = [];
+  const rekeyed: [string, string][] = [];
+  for (const span of byId.values()) {
+    const id = span.view.spanId;
+    const before = earlier?.counted.get(id);
+    if (!before?.madeUp || !before.standIn || counted.has(id) || span.role === 'run') continue;
+    const parent = span.view.parentSpanId;
+    if (parent === undefined || span.view.parentIsRemote) continue;
+    const real = resolve(parent) ?? parent;
+    runOf.set(id, real);
+    const here = counted.get(real);
+    if (here) (here.replaces as string[]).push(id);
+    else if (earlier?.counted.has(real)) retired.push(id);
+    else rekeyed.push([id, real]);
+  }
+  return { runs, folded, runOf, retired, rekeyed, standIns: fold?.standIns ?? [], nested: fold?.orphanedNested ?? new Map() };
 }
 
-/** Start and duration of the run of `key`: its own span when present, else the carrier's start (the run never ended). */
-function runTimes(carrier: ReportSpan, key: string, byId: ReadonlyMap<string, ReportSpan>): { startUnixMillis: number; durationMillis?: number } {
+/** The largest time a Date holds, in epoch milliseconds (ECMA-262 §21.4.1.1): a start past it is shown as unknown. */
+const MAX_DATE_MILLIS = 8.64e15;
+
+/** Start (when a Date can hold it) and duration of the run of `key`: its own span when present, else the carrier's start (the run never ended). */
+function runTimes(carrier: ReportSpan, key: string, byId: ReadonlyMap<string, ReportSpan>): { startUnixMillis?: number; durationMillis?: number } {
   const own = byId.get(key);
-  if (!own) return { startUnixMillis: Math.floor(carrier.view.startMillis) };
-  const { startMillis, endMillis } = own.view;
-  return endMillis === undefined ? { startUnixMillis: Math.floor(startMillis) } : { startUnixMillis: Math.floor(startMillis), durationMillis: Math.max(0, endMillis - startMillis) };
+  const { startMillis, endMillis } = (own ?? carrier).view;
+  const start = Math.floor(startMillis);
+  const startUnixMillis = Number.isFinite(start) && Math.abs(start) <= MAX_DATE_MILLIS ? start : undefined;
+  const durationMillis = own && endMillis !== undefined && Number.isFinite(endMillis - startMillis) ? Math.max(0, endMillis - startMillis) : undefined;
+  return { ...(startUnixMillis === undefined ? {} : { startUnixMillis }), ...(durationMillis === undefined ? {} : { durationMillis }) };
 }
 
 /** The first value of `key` on the carrier, else on the spans of its run. */
@@ -128,7 +224,7 @@ function attributeOfRun(carrier: ReportSpan, runKey: string, key: string, childr
   return undefined;
 }
 
-function fileRun(span: ReportSpan, key: string, children: ReturnType<typeof childrenOf>, byId: ReadonlyMap<string, ReportSpan>): TraceRun {
+function fileRun(span: ReportSpan, key: string, children: ReturnType<typeof childrenOf>, byId: ReadonlyMap<string, ReportSpan>, replaces: string[]): TraceRun {
   const get = (k: string) => stringAttr(span.view.attributes, k);
   const outcome = get(K.ATTR_INCIDENT_OUTCOME) as string;
   const times = runTimes(span, key, byId);
@@ -148,7 +244,7 @@ function fileRun(span: ReportSpan, key: string, children: ReturnType<typeof chil
     ...times,
     source: 'file',
   };
-  return { run, timeline: () => runTimeline(key, children, { runStartMillis: times.startUnixMillis, succeeded: outcome === 'success' }) };
+  return { run, key, replaces, standIn: false, timeline: () => runTimeline(key, children, { runStartMillis: times.startUnixMillis ?? 0, succeeded: outcome === 'success' }) };
 }
 
 function foldedRun(
@@ -158,6 +254,8 @@ function foldedRun(
   children: ReturnType<typeof childrenOf>,
   byId: ReadonlyMap<string, ReportSpan>,
   attemptCauses: ReadonlyMap<string, string>,
+  replaces: string[],
+  standIn: boolean,
 ): TraceRun {
   const times = runTimes(carrier, key, byId);
   const run: Omit<ReportRun, 'timeline'> = {
@@ -176,5 +274,5 @@ function foldedRun(
     ...times,
     source: 'folded',
   };
-  return { run, timeline: () => runTimeline(key, children, { runStartMillis: times.startUnixMillis, succeeded: incident.outcome === 'success', attemptCauses }) };
+  return { run, key, replaces, standIn, timeline: () => runTimeline(key, children, { runStartMillis: times.startUnixMillis ?? 0, succeeded: incident.outcome === 'success', attemptCauses }) };
 }
