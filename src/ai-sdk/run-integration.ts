@@ -45,6 +45,7 @@ async function executeTool<T>(run: RunState, state: CallState, name: string, exe
     tool = isToolSpan ? run.recorder.adoptTool(active, { name, sideEffects, attempt }) : run.recorder.startTool({ name, sideEffects, attempt });
   });
   state.runningTools += 1;
+  if (tool) run.toolsRunning.add(tool);
   try {
     const value = await execute();
     quietly(() => tool?.complete());
@@ -55,6 +56,7 @@ async function executeTool<T>(run: RunState, state: CallState, name: string, exe
     throw error;
   } finally {
     state.runningTools = Math.max(0, state.runningTools - 1);
+    if (tool) run.toolsRunning.delete(tool);
   }
 }
 

@@ -43,6 +43,8 @@ export class RunState {
   readonly attempts: AttemptRecorder[] = [];
   /** `ai` 6: tools by call id, between `onToolCallStart` and `onToolCallFinish`. */
   readonly tools = new Map<string, ToolRecorder>();
+  /** `ai` 7: tools executing now (`executeTool`), interrupted when the run is stopped. */
+  readonly toolsRunning = new Set<ToolRecorder>();
   /** SDK spans the SDK may leave open (its call spans), ended with the run. */
   readonly sdkSpans: Span[] = [];
   /** Calls of this run, so the run's end can stop watching their signals. */
@@ -64,6 +66,20 @@ export class RunState {
     readonly signal: AbortSignal,
   ) {
     this.cancelOrigin = options.cancelOrigin ?? 'user_stop';
+    // A stop is the run's cancel from the moment it fires, and it interrupts the tools running then:
+    // recorded now, not when an attempt's signal or the run's end reports it (between model calls no
+    // attempt's signal fires). AI SDK 7's span integration ends a running tool's span at the abort,
+    // before the tool itself stops: recorded later, the interruption is lost and the span reads as a
+    // tool that finished (by the SDK's millisecond start times, even before the stop).
+    if (!signal.aborted) {
+      signal.addEventListener('abort', () => quietly(() => this.#stopped()), { once: true });
+    }
+  }
+
+  #stopped(): void {
+    if (this.recorder.ended) return;
+    this.recordCancel(this.cancelOrigin);
+    for (const tool of this.toolsRunning) tool.interrupt();
   }
 
   /** Records the run's user cancel, once. */
