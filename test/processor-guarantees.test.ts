@@ -1,5 +1,5 @@
 /**
- * The guarantees of DESIGN §6, each named as the promise it checks, on a real
+ * The guarantees of README.md#guarantees, each named as the promise it checks, on a real
  * tracer provider with the processor in front of an exporter.
  */
 import type { DiagLogger } from '@opentelemetry/api';

@@ -1,5 +1,6 @@
 /**
- * Every public scenario of DESIGN §5, end to end: RunRecorder → real tracer
+ * Every public scenario (one numbered row per fault, with the verdict a reader
+ * must see), end to end: RunRecorder → real tracer
  * provider → IncidentSpanProcessor → in-memory exporter. Each row also checks
  * that the runtime's in-process verdict equals what was exported.
  */
@@ -499,7 +500,7 @@ const scenarios: Scenario[] = [
   },
 ];
 
-describe('DESIGN §5 public scenarios', () => {
+describe('public scenarios', () => {
   it.each(scenarios)('row $row: $name', ({ build, want }) => {
     const pipeline = createPipeline();
     const run = pipeline.startRun();

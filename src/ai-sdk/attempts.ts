@@ -15,7 +15,7 @@ import { quietly } from './run-state.js';
 import type { RequestTool } from './tool-classes.js';
 import { isProviderExecuted, requestBoundary, toolSideEffects } from './tool-classes.js';
 
-/** Stream parts that are real output (DESIGN §3): they move the watchdog to `silent_stream`. */
+/** Stream parts that are real output (docs/conventions.md#fact-events, `provider_progress`): they move the watchdog to `silent_stream`. */
 const OUTPUT_PARTS = new Set([
   'text-start', 'text-delta', 'reasoning-start', 'reasoning-delta', 'reasoning-file',
   'tool-input-start', 'tool-input-delta', 'tool-call', 'tool-result', 'file', 'source',

@@ -164,7 +164,8 @@ function missingFacts(run: RunFacts, timeline: Timeline, decisive: string | unde
 }
 
 /**
- * Derives the {@link Incident} of a run from its facts (DESIGN §2–§4).
+ * Derives the {@link Incident} of a run from its facts (docs/attributes.md#run-span-keys,
+ * docs/conventions.md#fact-events, docs/attributes.md#retry-safety-reasons).
  * Total: garbage facts give `unknown` verdicts, never an exception.
  */
 export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): Incident {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-/** Options of the verdict rules (DESIGN §4). */
+/** Options of the verdict rules (README.md#options, docs/attributes.md#retry-safety-reasons). */
 export interface Policy {
   /**
    * Automatic retries a run may use before an otherwise safe failure becomes

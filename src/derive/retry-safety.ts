@@ -1,5 +1,6 @@
 /**
- * The retry-safety rules of DESIGN §4, first match wins. Pure: the same inputs
+ * The retry-safety rules of docs/attributes.md#retry-safety-reasons, first
+ * match wins. Pure: the same inputs
  * give the same answer in the SDK processor, the gateway and the runtime.
  */
 import type { Cause, RetrySafety, RetrySafetyReason } from '../model/enums.js';
@@ -48,7 +49,8 @@ function autoRetryable(cause: Cause, retryable: boolean | undefined): boolean {
 
 /**
  * Whether the attempt's side-effect facts are too incomplete to retry
- * (rule 9). Before the first provider progress no local tool can have run, so
+ * (the `side_effect_facts_incomplete` rule). Before the first provider
+ * progress no local tool can have run, so
  * only a provider-executed or external boundary (or no boundary, fail closed)
  * counts; after progress any unclassified tool does.
  */
@@ -60,7 +62,7 @@ function sideEffectFactsIncomplete(attempt: AttemptSummary, policy: Policy): boo
   return remote || boundary.tools.some((t) => t.sideEffects === 'unknown');
 }
 
-/** Applies the DESIGN §4 precedence. */
+/** Applies the precedence of docs/attributes.md#retry-safety-reasons. */
 export function deriveRetrySafety(input: RetrySafetyInput): RetrySafetyVerdict {
   const { cause, retryable, attempt, policy } = input;
   if (cause === 'user_cancel') return verdict('do_not_retry', 'user_cancel');

@@ -1,5 +1,5 @@
 /**
- * Orders a run's facts and finds what ended it (DESIGN §3, "Ordering"):
+ * Orders a run's facts and finds what ended it (docs/conventions.md#ordering-and-agent_incidentsseq):
  * the earliest terminal fact by initiation time, ties broken by sequence,
  * skipping facts of attempts that were retried.
  */

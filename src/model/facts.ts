@@ -1,5 +1,5 @@
 /**
- * Facts: the evidence a verdict is computed from (DESIGN §3). Plain data with
+ * Facts: the evidence a verdict is computed from (docs/conventions.md#fact-events). Plain data with
  * no OpenTelemetry types, so the SDK processor, the gateway and the runtime
  * recorder build the same values and hand them to the same pure derivation.
  */

@@ -24,7 +24,7 @@ export interface RecoveryRecord {
   readonly strategy: string;
 }
 
-/** The verdict on a run (DESIGN §2). Optional fields are absent when they do not apply. */
+/** The verdict on a run (docs/attributes.md#run-span-keys). Optional fields are absent when they do not apply. */
 export interface Incident {
   readonly outcome: Outcome;
   /** Absent only when the outcome is `success`. */

@@ -42,7 +42,8 @@ const NAME = CHECKPOINT_RESUME;
  * True when the verdict cannot rule out a side effect a resume could repeat:
  * a tool that is not read-only started anywhere in the run (the verdict
  * cannot tell whether before or after the checkpoint), or the facts to tell
- * are missing. Fails closed, as the verdict does (DESIGN §4 rule 9).
+ * are missing. Fails closed, as the verdict does (`side_effect_facts_incomplete`,
+ * docs/attributes.md#retry-safety-reasons).
  */
 export function sideEffectsMayHaveHappened(incident: Incident): boolean {
   if (incident.sideEffects === 'unsafe' || incident.sideEffects === 'unknown') return true;

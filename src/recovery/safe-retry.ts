@@ -87,7 +87,8 @@ export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
     assertRunOpen(context, NAME);
     const preempted = preemptedAction(context, NAME);
     if (preempted) return recorded(context, preempted);
-    // The verdict is decided on the last attempt's own facts (DESIGN §3), so a
+    // The verdict is decided on the last attempt's own facts (a retried attempt's
+    // facts never end the run, docs/conventions.md#fact-events), so a
     // second failure is never judged by the first attempt's clean record.
     if (context.incident.retrySafety !== 'auto_retry') return recorded(context, deferred(context));
     // A run can fail retryably with no provider attempt (an agent process that

@@ -19,7 +19,7 @@ export interface Row {
   readonly name: string;
   readonly plan: CallPlan;
   readonly replies: readonly Reply[];
-  /** The verdict with the integration (DESIGN §4). */
+  /** The verdict with the integration (docs/attributes.md#retry-safety-reasons). */
   readonly helper: Want;
   /** What plain telemetry honestly gives. */
   readonly plain: Want;

@@ -1,7 +1,8 @@
 /**
  * The AI SDK acceptance matrix: the real `ai` 6 with `@ai-sdk/openai` and
  * `@ai-sdk/anthropic`, streaming from the fake provider over real sockets on
- * 127.0.0.1. With the integration every row gives the DESIGN §4 verdict, the
+ * 127.0.0.1. With the integration every row gives the verdict of
+ * docs/attributes.md#retry-safety-reasons, the
  * same in-process as exported. Without it (plain `experimental_telemetry`)
  * every row is honest: never a wrong cause, `facts_complete=false` where the
  * spans cannot tell, and every span exported.

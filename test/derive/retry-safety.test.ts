@@ -1,5 +1,6 @@
 /**
- * The retry-safety precedence of DESIGN §4 as a decision table over the pure
+ * The retry-safety precedence of docs/attributes.md#retry-safety-reasons as a
+ * decision table over the pure
  * rule function: each row is one rule winning over the rules after it.
  */
 import { describe, expect, it } from 'vitest';
@@ -66,7 +67,7 @@ const cases: Array<{ rule: string; name: string; given: RetrySafetyInput; want: 
   { rule: '13', name: 'a tool failure with a clean attempt is unknown', given: input({ cause: 'tool_execution_failure', retryable: undefined }), want: ['unknown', 'unknown'] },
 ];
 
-describe('retry-safety precedence (DESIGN §4, first match wins)', () => {
+describe('retry-safety precedence (first match wins)', () => {
   it.each(cases)('rule $rule: $name', ({ given, want }) => {
     const verdict = deriveRetrySafety(given);
     expect([verdict.retrySafety, verdict.reason]).toEqual(want);

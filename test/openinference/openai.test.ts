@@ -3,7 +3,7 @@
  * streaming from the fake provider on 127.0.0.1. The instrumentation leaves
  * its LLM span open, without error or output, when a stream breaks, so:
  * with the runtime's facts (RunRecorder + recordChatCompletionStream) the
- * verdict is the DESIGN §4 one, the same in-process as exported; with the
+ * verdict is the docs/attributes.md#retry-safety-reasons one, the same in-process as exported; with the
  * instrumentation's spans alone it is honest, never a wrong cause.
  */
 import { OpenAIInstrumentation } from '@arizeai/openinference-instrumentation-openai';

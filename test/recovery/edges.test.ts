@@ -34,7 +34,7 @@ const strategies: { readonly name: string; readonly create: () => RecoveryStrate
   { name: 'checkpointResume', create: () => checkpointResume({ loadCheckpoint: () => checkpoint }) },
 ];
 
-describe('a stop recorded after the failure (DESIGN §4 rule 10)', () => {
+describe('a stop recorded after the failure (a cancel anywhere in the run blocks a retry)', () => {
   it.each(strategies)('a user cancel after a drop: $name stops and the task is CANCELLED', async ({ create }) => {
     const run = droppedRun();
     run.userCancel();

@@ -72,7 +72,7 @@ async function play(
 
 const answer = reply.text(['Hel', 'lo']);
 
-describe('safeRetry in a runtime (DESIGN §5 rows)', () => {
+describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
   it('row 2: a connect watchdog is retried automatically and the run reads recovered', async () => {
     const { turn, incident, run, attempts } = await play([reply.stall(), answer]);
     expect(turn.text).toBe('Hello');
