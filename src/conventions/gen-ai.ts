@@ -4,6 +4,7 @@
  * structure shows: attempts, tool executions, errors from status and
  * `exception` events, and progress from `gen_ai.response.time_to_first_chunk`.
  */
+import { checkExhaustive } from '../model/exhaustive.js';
 import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
 import { isOneOf } from '../model/enums.js';
@@ -175,7 +176,12 @@ export const genAiAdapter: ConventionAdapter = {
         const stopped = stoppedRun(view);
         return stopped ? { ...extraction, statusError: stopped } : extraction;
       }
+      case 'other':
+        return { facts: native as Fact[] };
       default:
+        // extract is total (adapter.ts): a role outside the type, from a
+        // custom reader in JavaScript, reads as 'other', as before.
+        checkExhaustive(role);
         return { facts: native as Fact[] };
     }
   },

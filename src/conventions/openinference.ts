@@ -10,6 +10,7 @@
  * at the run's end and its progress is unknown.
  */
 import { classifyError } from '../derive/classify-error.js';
+import { checkExhaustive } from '../model/exhaustive.js';
 import type { Fact, FactDraft } from '../model/facts.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
 import { boundaryFromDefinitions, describeSpanError, nativeFacts, recordedNatively, runSpanExtraction, STATUS_ERROR, toolSpanFacts, trustedClass } from './span-facts.js';
@@ -111,7 +112,12 @@ export const openInferenceAdapter: ConventionAdapter = {
       case 'run':
       case 'call':
         return runSpanExtraction(view, native, (v) => classifyError(describeSpanError(v)));
+      case 'other':
+        return { facts: native as Fact[] };
       default:
+        // extract is total (adapter.ts): a role outside the type, from a
+        // custom reader in JavaScript, reads as 'other', as before.
+        checkExhaustive(role);
         return { facts: native as Fact[] };
     }
   },

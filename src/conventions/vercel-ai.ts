@@ -13,6 +13,7 @@
  */
 import { classifyError } from '../derive/classify-error.js';
 import type { ErrorDescription } from '../derive/classify-error.js';
+import { checkExhaustive } from '../model/exhaustive.js';
 import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
@@ -166,7 +167,12 @@ export const vercelAiAdapter: ConventionAdapter = {
       case 'run':
       case 'call':
         return runSpanExtraction(view, native, classifyAiSdkSpanError);
+      case 'other':
+        return { facts: native as Fact[] };
       default:
+        // extract is total (adapter.ts): a role outside the type, from a
+        // custom reader in JavaScript, reads as 'other', as before.
+        checkExhaustive(role);
         return { facts: native as Fact[] };
     }
   },

@@ -3,6 +3,7 @@
  * prepared or ran, its side-effect boundary, and the phase it reached.
  */
 import type { Phase, ToolSideEffects } from '../model/enums.js';
+import { checkExhaustive } from '../model/exhaustive.js';
 import type { Fact, SideEffectBoundary } from '../model/facts.js';
 import { compareFacts } from './timeline.js';
 
@@ -92,7 +93,23 @@ export function summarizeAttempt(facts: readonly Fact[], until?: Fact, attempt?:
           phase = 'finalizing';
         }
         break;
+      case 'pending_tool_interrupted':
+      case 'watchdog_fired':
+      case 'provider_error':
+      case 'retry_issued':
+      case 'user_cancel':
+      case 'lifecycle_close':
+      case 'setup_failure':
+      case 'process_exit':
+      case 'run_error':
+      case 'child_run_side_effects':
+      case 'recovery_action':
+        // These end or describe the attempt without moving its phase or progress.
+        break;
       default:
+        // Exported and total over facts: a kind outside the type (from
+        // JavaScript) is ignored, as before.
+        checkExhaustive(fact);
         break;
     }
   }

@@ -2,6 +2,7 @@
  * facts → cause → phase → retry safety: the one classifier every edge calls.
  */
 import type { Cause, MissingFact, Phase, SideEffects } from '../model/enums.js';
+import { checkExhaustive } from '../model/exhaustive.js';
 import type { Fact, RunFacts } from '../model/facts.js';
 import type { AttemptVerdict, Incident, RecoveryRecord } from '../model/incident.js';
 import { summarizeAttempt } from './attempt-summary.js';
@@ -56,7 +57,25 @@ export function causeOf(fact: Fact): TerminalCause {
     }
     case 'run_error':
       return { cause: 'unknown_interruption', code: fact.code };
+    case 'side_effect_boundary':
+    case 'provider_progress':
+    case 'text_output_started':
+    case 'reasoning_output_started':
+    case 'tool_input_started':
+    case 'tool_input_completed':
+    case 'tool_call_materialized':
+    case 'tool_execution_started':
+    case 'tool_execution_completed':
+    case 'pending_tool_interrupted':
+    case 'attempt_finished':
+    case 'retry_issued':
+    case 'child_run_side_effects':
+    case 'recovery_action':
+      return { cause: 'unknown_interruption' };
     default:
+      // Exported and documented as total over facts: a kind outside the type
+      // (from JavaScript) reads as a non-terminal fact, as before.
+      checkExhaustive(fact);
       return { cause: 'unknown_interruption' };
   }
 }

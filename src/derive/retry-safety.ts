@@ -4,6 +4,7 @@
  * give the same answer in the SDK processor, the gateway and the runtime.
  */
 import type { Cause, RetrySafety, RetrySafetyReason } from '../model/enums.js';
+import { checkExhaustive } from '../model/exhaustive.js';
 import type { AttemptSummary } from './attempt-summary.js';
 import type { Policy } from './policy.js';
 
@@ -42,7 +43,18 @@ function autoRetryable(cause: Cause, retryable: boolean | undefined): boolean {
     case 'provider_api_error':
     case 'process_exit':
       return retryable === true;
+    case 'user_cancel':
+    case 'local_lifecycle_close':
+    case 'request_setup_failure':
+    case 'tool_execution_failure':
+    case 'tool_execution_interrupted':
+    case 'crash_or_restart_incomplete':
+    case 'unknown_interruption':
+      return false;
     default:
+      // deriveRetrySafety is exported: a cause outside the type (from
+      // JavaScript) is never retried automatically (fail closed), as before.
+      checkExhaustive(cause);
       return false;
   }
 }

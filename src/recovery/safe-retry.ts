@@ -5,6 +5,7 @@
  * a {@link CounterStore}, so a restart does not hand out a fresh one.
  */
 import type { RecoveryReason } from '../model/enums.js';
+import { checkExhaustive } from '../model/exhaustive.js';
 import { backoffDelay, waitUnlessAborted } from './backoff.js';
 import type { CounterStore } from './counter-store.js';
 import { InMemoryCounterStore } from './counter-store.js';
@@ -53,11 +54,19 @@ function deferred(context: RecoveryContext): DeferAction {
       return { kind: 'offer_continue', reason: 'not_auto_retryable', strategy: NAME, task };
     case 'do_not_retry':
       return { kind: 'stop', reason: 'not_auto_retryable', strategy: NAME, task };
-    default: {
-      const reason: RecoveryReason = incident.retrySafetyReason === 'retry_budget_exhausted' ? 'retry_budget_exhausted' : 'not_auto_retryable';
-      return { kind: 'ask_user', reason, strategy: NAME, task };
-    }
+    case 'ask_user_before_retry':
+    case 'unknown':
+    case undefined:
+    case 'auto_retry': // not reached: recover() retries an auto_retry verdict itself
+      break;
+    default:
+      // A verdict outside the type (an incident built in JavaScript) asks the
+      // user, the safe choice, as before.
+      checkExhaustive(incident.retrySafety);
+      break;
   }
+  const reason: RecoveryReason = incident.retrySafetyReason === 'retry_budget_exhausted' ? 'retry_budget_exhausted' : 'not_auto_retryable';
+  return { kind: 'ask_user', reason, strategy: NAME, task };
 }
 
 /**
