@@ -3,7 +3,7 @@
  * the run, not for an operator: no provider names, status codes or error text.
  * "Model service" stands for the provider throughout, "tool" for a tool.
  */
-import type { MessageCatalog } from './present-incident.js';
+import type { MessageCatalog } from './message-catalog.js';
 
 /** The English message catalog (default locale of `presentIncident`). */
 export const MESSAGES_EN: MessageCatalog = {

@@ -6,7 +6,7 @@
  * and 你 (not 您) throughout. Sentences end with full-width punctuation and are
  * joined without spaces.
  */
-import type { MessageCatalog } from './present-incident.js';
+import type { MessageCatalog } from './message-catalog.js';
 
 /** The Simplified Chinese message catalog (`locale: 'zh-CN'`). */
 export const MESSAGES_ZH_CN: MessageCatalog = {
