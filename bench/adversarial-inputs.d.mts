@@ -6,3 +6,5 @@ export declare function repeatTo(unit: string, bytes: number): string;
 export declare function adversarialInputs(bytes: number): [string, string][];
 /** Prose, as an agent's logs hold it: the rules' triggers barely fire. */
 export declare function plainText(bytes: number): string;
+/** Deterministic pseudo-random text of `bytes` characters from `alphabet`. */
+export declare function randomText(alphabet: string, bytes: number, seed?: number): string;

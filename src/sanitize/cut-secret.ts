@@ -7,6 +7,7 @@
  * and carries at least a few characters after it. Linear: one backward scan
  * over the last token.
  */
+import { Buffer } from 'node:buffer';
 
 /**
  * Starts of the formats the built-in rules know (case-sensitive), each with
@@ -44,6 +45,9 @@ const PREFIXES: readonly (readonly [string, RegExp])[] = [
   ['eyJ', /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*){0,2}$/],
 ];
 const SCHEME = /(?:^|[\s"'])(?:Bearer|Basic|Token|ApiKey|Api-Key|Bot|Digest)\s+$/i;
+/** A scheme written in lower case as a word of prose (`polling token endpoint`), then a word: no credential. */
+const PROSE_SCHEME = /(?:^|[\s"'])(?:bearer|basic|token|bot|digest)\s+$/;
+const PROSE_WORD = /^[a-z]+$/;
 /** Characters after a prefix that make a cut secret rather than a mention of the prefix. */
 const MIN_REST = 4;
 
@@ -64,7 +68,21 @@ export function redactCutSecret(text: string, redact: (token: string) => string)
   const known = PREFIXES.find(([prefix]) => token.startsWith(prefix));
   const cut =
     known !== undefined
-      ? token.length - known[0].length >= MIN_REST && known[1].test(token.slice(known[0].length))
-      : SCHEME.test(text.slice(Math.max(0, start - 32), start));
+      ? token.length - known[0].length >= MIN_REST && known[1].test(token.slice(known[0].length)) && !(known[0] === 'eyJ' && isPlainJson(token))
+      : SCHEME.test(text.slice(Math.max(0, start - 32), start)) && !(PROSE_SCHEME.test(text.slice(Math.max(0, start - 32), start)) && PROSE_WORD.test(token));
   return cut ? text.slice(0, start) + redact(token) : text;
+}
+
+/** A JOSE header names its algorithm or type early (`{"alg":`, `{"typ":`); base64 JSON that does not is a cursor or a state, not a cut JWT. */
+const JOSE_MEMBER = /"(?:alg|typ|kid|enc|cty|jku|x5u)"/;
+
+/**
+ * True when `token` (base64url from `eyJ`, no `.`) decodes to JSON that is
+ * no JOSE header: a pagination cursor, not the start of a JWT cut short.
+ * Too short to tell (under 8 decoded characters) is a JWT: fail closed.
+ */
+function isPlainJson(token: string): boolean {
+  if (token.includes('.')) return false;
+  const decoded = Buffer.from(token, 'base64url').toString('latin1');
+  return decoded.length >= 8 && !JOSE_MEMBER.test(decoded);
 }

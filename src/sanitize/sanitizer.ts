@@ -4,7 +4,8 @@
  * Pure, so every edge (the SDK processor today) uses the same one.
  */
 import { isContentKey } from './content-keys.js';
-import { isCredentialKey } from './credential-keys.js';
+import { isCredentialKey, isCredentialName } from './credential-keys.js';
+import { credentialName, isIdentifierName, isLoginCommand, isPublicName } from './credential-words.js';
 import { isOperationalKey } from './operational-keys.js';
 import type { RedactionKind, ValueRule } from './rules.js';
 import type { RedactionTally, Scrubber } from './scrubber.js';
@@ -40,8 +41,15 @@ export interface SanitizationOptions {
   readonly maxStackTraceLength?: number;
 }
 
-/** What happens to a key: removed (with the kind counted), kept as is, or kept and scrubbed. */
-export type KeyDecision = { readonly action: 'remove'; readonly kind: RedactionKind } | { readonly action: 'keep' } | { readonly action: 'scrub' };
+/**
+ * What happens to a key: removed (with the kind counted), kept as is, or kept
+ * and scrubbed; `named` when the key weakly names a credential (`tls.key`),
+ * so a value that looks random is replaced whole.
+ */
+export type KeyDecision =
+  | { readonly action: 'remove'; readonly kind: RedactionKind }
+  | { readonly action: 'keep' }
+  | { readonly action: 'scrub'; readonly named?: boolean };
 
 /** A configured sanitizer. */
 export interface Sanitizer {
@@ -52,6 +60,8 @@ export interface Sanitizer {
   readonly scrub: Scrubber['scrub'];
   /** Reduces and scrubs a stack trace. */
   readonly scrubStackTrace: Scrubber['scrubStackTrace'];
+  /** Scrubs the whole value of a name (a flag's argument, a key's value). */
+  readonly scrubNamed: Scrubber['scrubNamed'];
 }
 
 const REMOVE_CONTENT: KeyDecision = { action: 'remove', kind: 'content_key' };
@@ -60,7 +70,13 @@ const REMOVE_NOT_ALLOWED: KeyDecision = { action: 'remove', kind: 'not_allowed' 
 const REMOVE_CREDENTIAL: KeyDecision = { action: 'remove', kind: 'credential_key' };
 const KEEP: KeyDecision = { action: 'keep' };
 const SCRUB: KeyDecision = { action: 'scrub' };
+const SCRUB_NAMED: KeyDecision = { action: 'scrub', named: true };
 const MEMO_CAPACITY = 4096;
+
+/** Scrubbed; a key that names a credential (`db.password`) or an identifier (`gen_ai.response.id`) judges its value with its name. */
+function scrubOf(key: string): KeyDecision {
+  return isCredentialName(key) || isIdentifierName(key) || isPublicName(key) ? SCRUB_NAMED : SCRUB;
+}
 
 function compile(source: string, what: string): RegExp {
   try {
@@ -99,8 +115,8 @@ export function createSanitizer(options: SanitizationOptions = {}): Sanitizer {
     if (allow.has(key) || allowPatterns.some((p) => p.test(key))) return SCRUB;
     // A header that authenticates is a credential whatever its value: no rule could tell.
     if (isCredentialKey(key)) return REMOVE_CREDENTIAL;
-    if (mode === 'strict') return isOperationalKey(key) ? SCRUB : REMOVE_NOT_ALLOWED;
-    return isContentKey(key) ? REMOVE_CONTENT : SCRUB;
+    if (mode === 'strict') return isOperationalKey(key) ? scrubOf(key) : REMOVE_NOT_ALLOWED;
+    return isContentKey(key) ? REMOVE_CONTENT : scrubOf(key);
   }
 
   return {
@@ -116,6 +132,7 @@ export function createSanitizer(options: SanitizationOptions = {}): Sanitizer {
     },
     scrub: scrubber.scrub,
     scrubStackTrace: scrubber.scrubStackTrace,
+    scrubNamed: scrubber.scrubNamed,
   };
 }
 
@@ -129,14 +146,49 @@ function isStackTraceKey(key: string): boolean {
 /** Nesting kept in a map-valued attribute (OTLP `kvlistValue`); deeper values are redacted. */
 const MAX_NESTING = 8;
 
-function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: RedactionTally, depth: number): unknown {
-  if (typeof value === 'string') return isStackTraceKey(key) ? sanitizer.scrubStackTrace(value, tally) : sanitizer.scrub(value, tally);
+/** True for an argv item that is a flag (`-u`, `--api-key`), whose next item is its value. */
+function isFlag(item: unknown): item is string {
+  return typeof item === 'string' && item.length > 1 && item.length <= 64 && item.charCodeAt(0) === 45 && !item.includes('=');
+}
+
+/**
+ * The name an argv item is the value of: the flag before it (`--api-key`,
+ * `-p`), or, for a positional argument, a login subcommand before it (flags
+ * between skipped). Undefined when nothing names it.
+ */
+function argvNameOf(items: readonly unknown[], index: number): string | undefined {
+  const previous = items[index - 1];
+  if (isFlag(previous) && (previous.length === 2 || credentialName(previous) !== 'none')) return previous;
+  if (isFlag(items[index])) return undefined;
+  for (let i = index - 1; i >= 0 && i >= index - 4; i -= 1) {
+    const item = items[i];
+    // Flags between the subcommand and its argument (`--relogin`, `-method=token`) are skipped.
+    if (typeof item === 'string' && item.charCodeAt(0) === 45) continue;
+    return typeof item === 'string' && isLoginCommand(item) ? item : undefined;
+  }
+  return undefined;
+}
+
+function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: RedactionTally, depth: number, named = false): unknown {
+  if (typeof value === 'string') {
+    if (isStackTraceKey(key)) return sanitizer.scrubStackTrace(value, tally);
+    return named ? sanitizer.scrubNamed(key, value, tally) : sanitizer.scrub(value, tally);
+  }
   if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i += 1) {
       const item: unknown = value[i];
-      const next = typeof item === 'string' ? sanitizer.scrub(item, tally) : scrubValue(key, item, sanitizer, tally, depth + 1);
+      // An argv array (`process.command_args`) holds a flag and its value as separate items: the flag names the value.
+      const argvName = typeof item === 'string' && i > 0 ? argvNameOf(value, i) : undefined;
+      const next =
+        typeof item === 'string'
+          ? argvName !== undefined
+            ? sanitizer.scrubNamed(argvName, item, tally)
+            : named
+              ? sanitizer.scrubNamed(key, item, tally)
+              : sanitizer.scrub(item, tally)
+          : scrubValue(key, item, sanitizer, tally, depth + 1);
       if (next !== item) out ??= value.slice();
       if (out) out[i] = next;
     }
@@ -192,7 +244,7 @@ function sanitizeMapAt(attributes: Attributes, sanitizer: Sanitizer, tally: Reda
     } else if (decision.action === 'scrub') {
       // Each value on its own: one that cannot be scrubbed is replaced, never passed on.
       try {
-        next = scrubValue(key, value, sanitizer, tally, depth);
+        next = scrubValue(key, value, sanitizer, tally, depth, decision.named === true);
       } catch {
         countRedaction(tally, 'unsanitizable');
         next = UNSANITIZABLE;

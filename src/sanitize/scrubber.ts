@@ -5,7 +5,10 @@
  */
 import { createHmac } from 'node:crypto';
 import type { RedactionKind, ValueRule } from './rules.js';
+import { credentialName, isIdentifierName, isLoginCommand, isPublicName } from './credential-words.js';
 import { redactCutSecret } from './cut-secret.js';
+import { isComposite, isSecretValue } from './generic-secret.js';
+import { looksRandom, measureRun } from './secret-shape.js';
 import { BUILT_IN_RULES } from './rules.js';
 
 /** Counts of what was removed or changed, by kind; shared across one span. */
@@ -54,6 +57,13 @@ export interface Scrubber {
   scrub(value: string, tally?: RedactionTally): string;
   /** Strips directories from stack frames, drops Python source lines, scrubs and cuts the trace. */
   scrubStackTrace(value: string, tally?: RedactionTally): string;
+  /**
+   * Scrubs `value` as the whole value of `name`: an argv item after the flag
+   * before it (`--api-key`, then the key), an attribute value under its key.
+   * A value that is a secret by its name (docs/sanitization.md, "The
+   * catch-all") is replaced whole; otherwise it is scrubbed like free text.
+   */
+  scrubNamed(name: string, value: string, tally?: RedactionTally): string;
 }
 
 /**
@@ -82,12 +92,44 @@ const STACK_MEMO_CAPACITY = 64;
 /** Longer traces are not remembered: hostile input must not pin megabytes. */
 const STACK_MEMO_MAX_LENGTH = 16_384;
 
-// JS/Java frames (`at fn (/dir/file.js:1:2)`), Python frames (`File "/dir/x.py", line 3, in fn`).
-const JS_FRAME = /^\s*at\s/;
-const PY_FRAME = /^\s*File "/;
+// JS/Java frames (`at fn (/dir/file.js:1:2)`), Python frames (`File "/dir/x.py", line 3, in fn`), also
+// inside a Python ExceptionGroup, whose nested tracebacks prefix every line with `|`.
+const JS_FRAME = /^[\s|]*at\s/;
+const PY_FRAME = /^[\s|]*File "/;
 // Any absolute path (optionally a file:// URL): keep only its last segment. The
 // rules run first, so a home directory may already be a marker in front of it.
-const PATH_DIRECTORIES = /(?:\[redacted:path(?::[0-9a-f]+)?\](?=[\\/]))?(?:file:\/\/)?(?:\/|\\|[A-Za-z]:\\)(?:[^\s()"':\\/]+[\\/])+/g;
+// A path starts where a word does not: `node:internal/modules/esm/module_job` is a module id, not a path.
+const PATH_DIRECTORIES = /(?<![A-Za-z0-9_.~-])(?:\[redacted:path(?::[0-9a-f]+)?\](?=[\\/]))?(?:file:\/\/)?(?:\/|\\|[A-Za-z]:\\)(?:[^\s()"':\\/]+[\\/])+/g;
+
+const IDENTIFIER = { identifier: true } as const;
+
+/** True when `value` holds no whitespace: one identifier, digest or key, not text. */
+function isOneToken(value: string): boolean {
+  for (let i = 0; i < value.length; i += 1) if (value.charCodeAt(i) <= 32) return false;
+  return true;
+}
+
+/** A login subcommand's argument (`snyk auth`, `wandb login`) is a credential when it looks random, hex included. */
+function isLoginArgument(value: string): boolean {
+  return isOneToken(value) && looksRandom(measureRun(value, 0, value.length)) && !isComposite(value, 0, value.length);
+}
+
+/** A credential name's strength; a one-letter flag (`-p`, `-a`) weakly names its value, whatever the letter means. */
+function namedStrength(name: string): ReturnType<typeof credentialName> {
+  const strength = credentialName(name);
+  if (strength !== 'none') return strength;
+  return name.length === 2 && name.charCodeAt(0) === 45 ? 'weak' : 'none';
+}
+
+/** Flags whose value is `user:password` (curl, wget, httpie). */
+const USER_FLAG = /^(?:-u|--user|--http-user|--proxy-user|-U)$/;
+
+/** Column of a line's text after its indentation and ExceptionGroup `|` bars. */
+function textColumn(line: string): number {
+  let at = 0;
+  while (at < line.length && (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9 || line.charCodeAt(at) === 124)) at += 1;
+  return at;
+}
 
 /** Creates a {@link Scrubber}; extra rules are validated by the caller. */
 export function createScrubber(options: ScrubberOptions = {}): Scrubber {
@@ -107,21 +149,31 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
   const marker = (kind: RedactionKind, text: string): string =>
     hashKey === undefined ? `[redacted:${kind}]` : `[redacted:${kind}:${createHmac('sha256', hashKey).update(text).digest('hex').slice(0, 12)}]`;
 
-  function applyRules(value: string, kinds: RedactionKind[]): string {
+  function applyRules(value: string, kinds: RedactionKind[], options?: { readonly identifier?: boolean }): string {
     const candidates = anyTrigger.test(value) ? rules : extraRules;
     let out = value;
     for (const rule of candidates) {
       if (!rule.trigger.test(out)) continue;
       if ('replace' in rule) {
-        out = rule.replace(out, (match) => {
-          kinds.push(rule.kind);
-          return marker(rule.kind, match);
-        });
+        out = rule.replace(
+          out,
+          (match, kind = rule.kind) => {
+            kinds.push(kind);
+            return marker(kind, match);
+          },
+          options,
+        );
         continue;
       }
       out = out.replace(rule.pattern, (match: string, ...groups: unknown[]) => {
-        kinds.push(rule.kind);
         const kept = rule.keepGroup !== undefined ? String(groups[rule.keepGroup - 1] ?? '') : '';
+        if (rule.unless !== undefined) {
+          // replace() passes the offset and the whole string after the groups (no named groups in these rules).
+          const offset = groups[groups.length - 2] as number;
+          const whole = groups[groups.length - 1] as string;
+          if (rule.unless(match.slice(kept.length), kept, whole.charAt(offset + match.length))) return match;
+        }
+        kinds.push(rule.kind);
         return kept + marker(rule.kind, match.slice(kept.length));
       });
     }
@@ -136,12 +188,12 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
   }
 
   /** Scrubs and cuts `value`, pushing the kind of every finding onto `kinds`. */
-  function scrubWithin(value: string, limit: number, kinds: RedactionKind[]): string {
+  function scrubWithin(value: string, limit: number, kinds: RedactionKind[], options?: { readonly identifier?: boolean }): string {
     // Scan a bounded window: a 1 MB attribute must not cost a 1 MB regex pass
     // per rule. The window is far larger than what is kept, so a secret cut at
     // its edge can never shift into the kept part.
     const window = Math.max(limit * 8, 16_384);
-    let out = applyRules(value.length > window ? value.slice(0, window) : value, kinds);
+    let out = applyRules(value.length > window ? value.slice(0, window) : value, kinds, options);
     // A value the SDK cut at its length limit may end in the start of a secret no rule matches.
     if (value.length <= window) out = redactCut(out, kinds);
     if (out.length > limit) {
@@ -156,7 +208,7 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     return out;
   }
 
-  return {
+  const scrubber: Scrubber = {
     scrub(value, tally) {
       if (fastPath && tooShortForASecret(value)) return value;
       if (value.length > MEMO_MAX_VALUE_LENGTH) {
@@ -173,6 +225,25 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
       }
       return counted(known.out, known.kinds, tally);
     },
+    scrubNamed(name, value, tally) {
+      if (USER_FLAG.test(name)) {
+        // `curl -u user:password` as argv: the password, unless it is a variable.
+        const colon = value.indexOf(':');
+        if (colon > 0 && colon < value.length - 1 && value.charCodeAt(colon + 1) !== 36) {
+          countRedaction(tally, 'credentials');
+          return `${scrubber.scrub(value.slice(0, colon + 1), tally)}${marker('credentials', value.slice(colon + 1))}`;
+        }
+      } else if (isLoginCommand(name) ? isLoginArgument(value) : isSecretValue(namedStrength(name), value)) {
+        countRedaction(tally, 'secret');
+        return marker('secret', value);
+      } else if ((isIdentifierName(name) || isPublicName(name)) && !(fastPath && tooShortForASecret(value)) && isOneToken(value)) {
+        // An id by its key (`gen_ai.response.id`, `etag`): named secrets and formats are still found, shapes alone are not.
+        // Only a single token is an id: text under such a key (a command line, a message) is text.
+        const kinds: RedactionKind[] = [];
+        return counted(scrubWithin(value, maxLength, kinds, IDENTIFIER), kinds, tally);
+      }
+      return scrubber.scrub(value, tally);
+    },
     scrubStackTrace(value, tally) {
       // The same failure raised at the same place has the same trace: remember the last few.
       const known = stackMemo.get(value);
@@ -184,6 +255,7 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
       return counted(scrubbed.out, scrubbed.kinds, tally);
     },
   };
+  return scrubber;
 
   /** Scrubs a stack trace, then strips directories from frames, drops Python source lines, and cuts it. */
   function scrubStack(value: string): { out: string; kinds: RedactionKind[] } {
@@ -195,17 +267,17 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     let scrubbed = applyRules(value.slice(0, window), kinds);
     if (value.length <= window) scrubbed = redactCut(scrubbed, kinds);
     const kept: string[] = [];
-    let afterPythonFrame = false;
+    // The column of the last Python frame's `File`: lines indented deeper under it are its source.
+    let pythonFrameColumn = -1;
     for (const line of scrubbed.split('\n')) {
       if (JS_FRAME.test(line) || PY_FRAME.test(line)) {
         kept.push(line.replace(PATH_DIRECTORIES, ''));
-        afterPythonFrame = PY_FRAME.test(line);
-      } else if (afterPythonFrame && /^\s+\S/.test(line)) {
-        // The source line Python prints under a frame: code, maybe literals. Dropped.
-        afterPythonFrame = false;
+        pythonFrameColumn = PY_FRAME.test(line) ? textColumn(line) : -1;
+      } else if (pythonFrameColumn >= 0 && textColumn(line) > pythonFrameColumn && textColumn(line) < line.length) {
+        // The source line Python prints under a frame (and 3.11's `^^^` marks under it): code, maybe literals. Dropped.
       } else {
         kept.push(line);
-        afterPythonFrame = false;
+        pythonFrameColumn = -1;
       }
     }
     let out = kept.join('\n');

@@ -20,7 +20,7 @@ import { ResourceCache } from '../../src/gateway/resource-cache.js';
 import { encodeTraceRequestJson } from '../../src/otlp/otlp-encode.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { createSanitizer } from '../../src/sanitize/sanitizer.js';
-import { carrying, nameSecrets, play, secretKindsIn, secretsOf, spanPlan } from '../support/span-plans.js';
+import { carrying, play, secretsOf, spanPlan } from '../support/span-plans.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 50_000);
 const sanitizer = createSanitizer();
@@ -46,9 +46,6 @@ describe('no secret leaves the gateway', () => {
         const json = decoder.decode(encodeTraceRequestJson(spans));
         for (const secret of [...secretsOf(plan), inResource.secret, inScopeName.secret, inScopeVersion.secret]) {
           if (json.includes(secret)) throw new Error(`secret ${JSON.stringify(secret)} was forwarded`);
-        }
-        for (const name of nameSecrets(plan)) {
-          for (const planted of secretKindsIn(name)) if (json.includes(planted)) throw new Error(`secret in a name was forwarded: ${planted}`);
         }
         if (++done % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
       }),

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
 import { IncidentSpanProcessor } from '../../src/index.js';
-import { nameSecrets, play, secretKindsIn, secretsOf, spanPlan } from '../support/span-plans.js';
+import { play, secretsOf, spanPlan } from '../support/span-plans.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 50_000);
 const exporter = new KeepingExporter();
@@ -33,10 +33,6 @@ describe('no secret leaves the process', () => {
         const json = decoder.decode(JsonTraceSerializer.serializeRequest(exporter.spans));
         for (const secret of secretsOf(plan)) {
           if (json.includes(secret)) throw new Error(`secret ${JSON.stringify(secret)} was exported`);
-        }
-        // Names carry secrets too (span and event names built from `carrying`).
-        for (const name of nameSecrets(plan)) {
-          for (const planted of secretKindsIn(name)) if (json.includes(planted)) throw new Error(`secret in a name was exported: ${planted}`);
         }
         // Yield now and then: a million synchronous cases would starve the test runner's own messages.
         if (++done % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));

@@ -1,0 +1,153 @@
+/**
+ * What a secret looks like when nothing names its format: a run of token
+ * characters long enough to resist guessing, drawn at random. Measured in one
+ * pass over the run (linear): its character classes, how often it turns
+ * between letters and digits or starts a new camel-case hump, how long its
+ * segments of one class are, and its Shannon entropy.
+ *
+ * Why these (docs/sanitization.md, "Thresholds and why"): entropy alone takes
+ * identifiers (`secretsManagerGetSecretValue`, 3.6 bits) for keys and a hex
+ * key (3.7 bits) for prose. Random text turns at about half its neighbouring
+ * characters (0.45 for base62, 0.47 for hex) and its segments average about 2
+ * characters; identifiers turn at a hump (0.15) and their segments are words
+ * (4.5 or more). Random text in one case with digits (base36, base32) turns
+ * less, but its segments stay short.
+ */
+
+/** Measures of one run of characters. */
+export interface RunShape {
+  readonly length: number;
+  readonly upper: number;
+  readonly lower: number;
+  readonly digits: number;
+  /** Characters that are not ASCII letters or digits. */
+  readonly others: number;
+  /** Turns between letters and digits, and lower to upper case (a new hump), per pair of neighbouring letters and digits. */
+  readonly switchRate: number;
+  /** Average length of its segments: runs of one class, a capital and the lower-case letters after it counting as one (`Word`). */
+  readonly segmentLength: number;
+  /** Shannon entropy of the characters, in bits per character. */
+  readonly entropy: number;
+}
+
+// One table reused by every call: the scrubber is synchronous, so no two measures overlap.
+const counts = new Uint32Array(128);
+const touched: number[] = [];
+
+const OTHER = 0;
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 3;
+
+function classOf(c: number): number {
+  if (c >= 97 && c <= 122) return LOWER;
+  if (c >= 65 && c <= 90) return UPPER;
+  if (c >= 48 && c <= 57) return DIGIT;
+  return OTHER;
+}
+
+/** The shape of `text` from `start` to `end` (exclusive). */
+export function measureRun(text: string, start: number, end: number): RunShape {
+  let upper = 0;
+  let lower = 0;
+  let digits = 0;
+  let switches = 0;
+  let pairs = 0;
+  let segments = 0;
+  let previous = OTHER;
+  let beforePrevious = OTHER;
+  for (let i = start; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    const slot = c < 128 ? c : 127;
+    if (counts[slot] === 0) touched.push(slot);
+    counts[slot] = (counts[slot] as number) + 1;
+    const cls = classOf(c);
+    if (cls === UPPER) upper += 1;
+    else if (cls === LOWER) lower += 1;
+    else if (cls === DIGIT) digits += 1;
+    if (cls === OTHER) {
+      previous = OTHER;
+      continue;
+    }
+    if (previous !== OTHER) {
+      pairs += 1;
+      if ((cls === DIGIT) !== (previous === DIGIT) || (previous === LOWER && cls === UPPER)) switches += 1;
+    }
+    // `Word`: a capital, then lower case, is one segment.
+    const capitalized = previous === UPPER && cls === LOWER && beforePrevious !== UPPER;
+    if (cls !== previous && !capitalized) segments += 1;
+    beforePrevious = previous;
+    previous = cls;
+  }
+  const length = end - start;
+  let entropy = 0;
+  for (const slot of touched) {
+    const p = (counts[slot] as number) / length;
+    entropy -= p * Math.log2(p);
+    counts[slot] = 0;
+  }
+  touched.length = 0;
+  const alnum = upper + lower + digits;
+  return {
+    length,
+    upper,
+    lower,
+    digits,
+    others: length - alnum,
+    switchRate: pairs === 0 ? 0 : switches / pairs,
+    segmentLength: segments === 0 ? 0 : alnum / segments,
+    entropy,
+  };
+}
+
+/**
+ * Minimum length of a secret found by its shape alone (about 80 bits in hex,
+ * 95 in base62): shorter random-looking runs are ids, counters and versions.
+ * @default 16
+ */
+export const MIN_SECRET_LENGTH = 16;
+/** Turns per pair that make a run random: base62 and hex keys show 0.45 (5% under 0.27), identifiers 0.15. */
+const MIN_SWITCH_RATE = 0.25;
+/** Longest average segment of a random run with digits: base36 keys show 2.4 (95% at most 4), identifiers 4.5 or more. */
+const MAX_SEGMENT_WITH_DIGITS = 4;
+/** Longest average segment of random letters in both cases: base52 shows 2.4 (95% at most 4), camel case 4.5 or more. */
+const MAX_SEGMENT_LETTERS = 4;
+/** Minimum entropy, bits per character: 16 random hex digits show about 3.4, `passwordpassword` 2.75. */
+const MIN_ENTROPY = 3;
+
+/**
+ * True when `shape` looks drawn at random: at least `minLength` long, letters
+ * and digits (or both cases of letters) mixed the way random text mixes them,
+ * and enough distinct characters. A path, a word, an identifier or a version
+ * is not.
+ */
+export function looksRandom(shape: RunShape, minLength = MIN_SECRET_LENGTH): boolean {
+  if (shape.length < minLength) return false;
+  const letters = shape.upper + shape.lower;
+  const mixed = (letters > 0 && shape.digits > 0) || (shape.upper > 1 && shape.lower > 1);
+  if (!mixed) return false;
+  // Mostly punctuation (`----`, `a.b.c.d.e.f`) is structure, not a key.
+  if (shape.others * 3 > shape.length) return false;
+  if (shape.entropy < MIN_ENTROPY) return false;
+  return shape.switchRate >= MIN_SWITCH_RATE || shape.segmentLength <= (shape.digits > 0 ? MAX_SEGMENT_WITH_DIGITS : MAX_SEGMENT_LETTERS);
+}
+
+/**
+ * Stricter: a run that is a secret with no name or prefix around it (a
+ * Cohere or Atlassian key alone in a log line). At least 32 characters, all
+ * three classes, turns and short segments as random base62 shows them (99%
+ * average at most 2.7), and over 4 bits of entropy, so hex digests and ids
+ * (no upper case) and camel-case identifiers never qualify.
+ */
+export function looksRandomAlone(shape: RunShape): boolean {
+  return (
+    shape.length >= 32 &&
+    shape.upper > 1 &&
+    shape.lower > 1 &&
+    shape.digits > 0 &&
+    shape.others * 8 <= shape.length &&
+    shape.switchRate >= MIN_SWITCH_RATE &&
+    shape.segmentLength <= 3 &&
+    shape.entropy >= 4
+  );
+}
