@@ -47,6 +47,8 @@ export function adversarialInputs(bytes) {
   inputs.push(['random tokens after credential names', repeatTo(`api_key=${randomText('abcdefXYZ0123456789', 40)} `, bytes)]);
   inputs.push(['prefix segments without a body', repeatTo('ab-cd-ef-gh-', bytes)]);
   inputs.push(['quotes opened after names, never closed', repeatTo('password "', bytes)]);
+  // A value judged whole (placeholder, path, call) that fails only at its last character: no judgement may backtrack.
+  inputs.push(['named values that fail at their end', repeatTo(`AccountKey=/${'aB1'.repeat(80)}+; token=${'a.'.repeat(80)}1( `, bytes)]);
   inputs.push(['key=value pairs without a separator', repeatTo('token=password=secret=', bytes)]);
   return inputs;
 }

@@ -275,6 +275,14 @@ export function isIdentifierName(name: string): boolean {
   return IDENTIFIER_WORD.test(name.toLowerCase()) || IDENTIFIER_HUMP.test(name);
 }
 
+/** Last three letters of the words that end a public name (`key`, `keys`, `cert`, `certs`, `certificate(s)`, `pubkey`, `pem`, `chain`, `bundle`). */
+const PUBLIC_ENDINGS: ReadonlySet<number> = new Set(['key', 'eys', 'ert', 'rts', 'ate', 'tes', 'pem', 'ain', 'dle'].map((e) => packed(e, 0)));
+
+/** Cheap test before {@link isPublicName}: reads three characters, allocates nothing. */
+export function mayNamePublic(text: string, start: number, end: number): boolean {
+  return end - start >= 3 && PUBLIC_ENDINGS.has(packed(text, end - 3));
+}
+
 /** Last words that name a public value: a certificate, a public key. */
 const PUBLIC_WORDS: ReadonlySet<string> = new Set(['certificate', 'certificates', 'cert', 'certs', 'pubkey', 'publickey', 'pem']);
 /** Words before `key` that make it public: a public key, a verification key, an SSH host key. */
@@ -300,4 +308,18 @@ const LOGIN_COMMAND = /^(?:login|auth|authenticate|set-token|add-token)$/;
 /** True when `word` (an argv item) is a login subcommand: the argument after it is a credential when it looks random. */
 export function isLoginCommand(word: string): boolean {
   return LOGIN_COMMAND.test(word);
+}
+
+/** Cheap test before {@link isLoginCommand} on a run of text: its length is one of the subcommands'. */
+export function mayBeLoginCommand(text: string, start: number, end: number): boolean {
+  const length = end - start;
+  return (length === 4 || length === 5 || length === 9 || length === 12) && (text.charCodeAt(start) === 108 || text.charCodeAt(start) === 97 || text.charCodeAt(start) === 115);
+}
+
+/** Flags whose value is `user:password` (curl, wget, httpie). */
+const USER_FLAG = /^(?:-u|--user|--http-user|--proxy-user|-U)$/;
+
+/** True when `flag` takes `user:password` (`curl -u`, `--user`): the part after the colon is a credential. */
+export function isUserFlag(flag: string): boolean {
+  return USER_FLAG.test(flag);
 }

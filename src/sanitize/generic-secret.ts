@@ -22,7 +22,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { CredentialName } from './credential-words.js';
-import { credentialName, isLoginCommand, isPublicName, mayNameCredential } from './credential-words.js';
+import { credentialName, isLoginCommand, isPublicName, mayBeLoginCommand, mayNameCredential, mayNamePublic } from './credential-words.js';
 import { isPlaceholder } from './placeholder.js';
 import { looksRandom, looksRandomAlone, measureRun } from './secret-shape.js';
 
@@ -192,6 +192,9 @@ interface NameContext {
 
 const PASSWORD_NAME = /(?:pass(?:word|wd|phrase)?|pwd)[\d_-]*$/i;
 
+/** A command-line flag made of letters (`--quiet`, `-v`, `--dry-run`): never a value. */
+const FLAG_WORD = /^--?[A-Za-z][A-Za-z-]*$/;
+
 /** A function called where a value would be: identifier words (no digits), a lower-case letter among them, dotted or not. */
 const CALLEE = /^(?=[A-Za-z_$.]*[a-z])[A-Za-z_$]+(?:\.[A-Za-z_$]+)*$/;
 
@@ -226,7 +229,7 @@ export function isSecretValue(strength: CredentialName, value: string): boolean 
   if (strength === 'none') return false;
   const trimmed = value.trim();
   if (isPlaceholder(trimmed)) return false;
-  if (strength === 'strong') return trimmed.length >= 4 && !trimmed.startsWith('-');
+  if (strength === 'strong') return trimmed.length >= 4 && !FLAG_WORD.test(trimmed);
   // Weakly named: one token that looks random, is no composite name, no id by its prefix, no hex digest or UUID.
   if (/\s/.test(trimmed)) return false;
   return looksRandomValue(trimmed, 0, trimmed.length, 'weak') && !hasPublicLead(trimmed, 0, trimmed.length);
@@ -329,8 +332,8 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
         continue;
       }
     }
-    if (end - start <= 128 && end - start >= 3 && isPublicName(text.slice(start, end))) publicNameEnd = end;
-    const login = end - start <= 12 && isLoginCommand(text.slice(start, end));
+    if (end - start <= 128 && mayNamePublic(text, start, end) && isPublicName(text.slice(start, end))) publicNameEnd = end;
+    const login = mayBeLoginCommand(text, start, end) && isLoginCommand(text.slice(start, end));
     // A login subcommand names its argument as a strong name would, but only near: the argument must look random.
     const strength = login ? 'strong' : nameStrength(text, start, end, previousRunStart, previousEnd);
     context =
@@ -405,8 +408,8 @@ function judgeNamedValue(text: string, gapStart: number, start: number, end: num
   if (isPlaceholder(value)) return -1;
   // Code, not a value: `token = tokenizer.encode(text)`, `api_key=SecretStr(…)`.
   if (isCall(value, text.charAt(valueEnd))) return -1;
-  // After a flag, a run that starts with `-` is the next flag, not this one's value.
-  if (context.flag && text.charCodeAt(start) === 45) return -1;
+  // After a flag, a flag of letters (`--quiet`, `-v`) is the next flag, not this one's value; `-8ho4…` is a value.
+  if (context.flag && FLAG_WORD.test(text.slice(start, end))) return -1;
   if (context.strength === 'strong' && !context.login && (assigned || context.flag || (quote !== 0 && context.password))) {
     return value.length >= 4 ? valueEnd : -1;
   }
@@ -415,21 +418,40 @@ function judgeNamedValue(text: string, gapStart: number, start: number, end: num
   return looksRandomValue(text, start, valueEnd, context.strength) ? valueEnd : 0;
 }
 
+/** True when `value`, named by a name of `strength`, looks like the secret that name announces (see {@link looksRandomValue}). */
+export function isNamedSecretShape(value: string, strength: CredentialName): boolean {
+  return looksRandomValue(value, 0, value.length, strength);
+}
+
 /**
  * True when `text[start, end)` looks random and is no composite name; under
  * a weak name (a bare `key`, a one-letter flag) also no hex digest or UUID:
  * that is what ids look like, and such a name says no more.
  */
 function looksRandomValue(text: string, start: number, end: number, strength: CredentialName, minLength?: number): boolean {
+  for (let i = start; i < end; i += 1) if (text.charCodeAt(i) <= 32) return false;
   const shape = measureRun(text, start, end);
   if (isComposite(text, start, end)) return false;
-  // After a strong name, a long token of both cases that reads as no word (`AccessKey ScrbjxHAYnqouTHiI…`) is enough.
-  if (strength === 'strong') return looksRandom(shape, minLength) || (shape.length >= 16 && shape.upper > 1 && shape.lower > 1 && shape.entropy >= 3.5 && !isWord(text, start, end));
-  if (!looksRandom(shape, minLength)) return false;
+  // A name vouches for its value: a long token of all three classes, or of both cases, that reads as no word is enough
+  // (`-t TZDKWJRFQOMC2JvnazFUV5`, `AccessKey ScrbjxHAYnqouTHiI…`), even where the shape measures alone would hesitate.
+  const vouched =
+    shape.length >= (minLength ?? 16) &&
+    shape.others * 3 <= shape.length &&
+    !isWord(text, start, end) &&
+    ((shape.upper > 0 && shape.lower > 0 && shape.digits > 0) ||
+      (shape.upper > 1 && shape.lower > 1 && shape.entropy >= 3.5) ||
+      // After a strong name, letters and digits of one case are enough too (a hex key: `password c53dffd5…`).
+      (strength === 'strong' && shape.upper + shape.lower > 0 && shape.digits > 0 && shape.entropy >= 3));
+  if (!vouched && !looksRandom(shape, minLength)) return false;
+  if (strength === 'strong') return true;
+  // Under a weak name, `KEY=value` is an option (`-o IdentitiesOnly=yes`), not a key; `=` only pads base64.
+  const equals = text.indexOf('=', start);
+  if (equals >= 0 && equals < end && /[^=]/.test(text.slice(equals, end))) return false;
   if (isHexOrUuid(text, start, end)) return false;
   // Base64 of text or of a file (`ExclusiveStartKey=eyJwayI6…`, a cursor): the encoded-secret rule judged what it says.
+  // (Only from 24 decoded bytes on: a short random token decodes to printable bytes by chance.)
   const decoded = decodedBytes(text.slice(start, end));
-  return decoded === undefined || !(isPrintable(decoded) || hasFileSignature(decoded) || isDerPublic(decoded));
+  return decoded === undefined || decoded.length < 24 || !(isPrintable(decoded) || hasFileSignature(decoded) || isDerPublic(decoded));
 }
 
 /** Hex digits and dashes only: a digest, a UUID, a trace id. */
@@ -491,7 +513,8 @@ function findShapedSecret(text: string, start: number, end: number): [number, nu
   if (whole !== undefined && whole.length >= 24 && (isDerPublic(whole) || hasFileSignature(whole) || isPrintable(whole))) return undefined;
   const webhook = webhookPathStart(text, start, end);
   if (webhook >= 0) return [webhook, end];
-  if (text.charCodeAt(start) !== 47 && shapedRun(text, start, end)) return [start, end];
+  // A path of words with a random last part (`database/creds/agent-rw/iO6Sj…`) is looked at segment by segment only.
+  if (text.charCodeAt(start) !== 47 && wordPieces(text, start, end) < 2 && shapedRun(text, start, end)) return [start, end];
   // `/bot<token>/sendMessage`: a path's segments are looked at one by one.
   let segment = start;
   for (let i = start; i <= end; i += 1) {
@@ -654,6 +677,19 @@ export function isComposite(text: string, start: number, end: number): boolean {
   return words >= 2 || (pieces >= 2 && plain === pieces && words >= 1);
 }
 
+/** How many pieces of `text[start, end)` between `-`, `_`, `.`, `/` or `:` read as words. */
+function wordPieces(text: string, start: number, end: number): number {
+  let words = 0;
+  let pieceStart = start;
+  for (let i = start; i <= end; i += 1) {
+    const c = i < end ? text.charCodeAt(i) : 45;
+    if (c !== 45 && c !== 95 && c !== 46 && c !== 47 && c !== 58) continue;
+    if (isWord(text, pieceStart, i)) words += 1;
+    pieceStart = i + 1;
+  }
+  return words;
+}
+
 /** True when `text[start, end)` is digits only: a number, a date part, a version part. */
 function isNumber(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i += 1) {
@@ -691,6 +727,8 @@ function isWord(text: string, start: number, end: number): boolean {
     }
     const length = i - humpStart;
     if (length < 2 || (length === 2 && humps > 0)) return false;
+    // An acronym is short (`XML`, `HTTP`); a long capital run inside mixed letters (`PWIGGJSSD`) is random.
+    if (length > 5 && text.charCodeAt(i - 1) <= 90 && text.charCodeAt(humpStart + 1) <= 90 && !(humpStart === start && i === end)) return false;
     humps += 1;
     humpStart = i;
   }

@@ -5,6 +5,7 @@
  * (`config.apiKey`). A credential name followed by one of these is a schema,
  * a template or code, and nothing is redacted.
  */
+import { credentialName } from './credential-words.js';
 
 const WORDS = /^(?:required|optional|none|null|nil|undefined|true|false|string|str|int|integer|number|boolean|bool|bytes|any|object|await|new|this|self|redacted|hidden|masked|unset|empty|n\/a|secretstr|secretbytes|sensitive)$/i;
 /** The name of an environment variable (`OPENAI_API_KEY is set`, `KEY=` then the next line's `OTHER_KEY=`): a name, not a value. */
@@ -19,7 +20,8 @@ const REFERENCE = /^[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][A-Za-z_$]*)+$/;
 /** Words that tell a reader to put a secret there: `REPLACE_ME`, `your-api-key-here`, `(set)`, a YAML tag (`!vault`). */
 const INSTRUCTION = /^(?:replace[-_ ]?(?:me|this)|todo|tbd|fixme|change[-_ ]?this|your[-_ ][A-Za-z0-9_ -]*|[A-Za-z0-9_-]*[-_ ]here|\([A-Za-z ]+\)|![A-Za-z][A-Za-z0-9_-]*)$/i;
 /** A file a secret is read from (`/run/secrets/db`, `./key.pem`, `~/.npmrc`): segments of name characters, none random. */
-const PATH = /^(?:\/|\.{1,2}\/|~\/)(?:[A-Za-z0-9_.-]+\/?)*$/;
+// One flat character class: a nested `(?:[…]+\/?)*` backtracks exponentially on a long run that fails at its end.
+const PATH = /^(?:\/|\.{1,2}\/|~\/)[A-Za-z0-9_./-]*$/;
 const RANDOM_SEGMENT = /[A-Za-z0-9]{20,}/;
 /** A mask: `***`, `...` or `…` standing for the hidden part (`sk-proj-****Xy9Q`, `sk-...zSnD`). */
 const MASK = /\*{3,}|\.{3,}|…/;
@@ -43,6 +45,7 @@ function isMasked(value: string): boolean {
 export function isPlaceholder(value: string): boolean {
   if (value.length === 0 || value.length > 200) return value.length === 0;
   if (WORDS.test(value) || SHAPES.test(value) || REFERENCE.test(value) || INSTRUCTION.test(value) || isMasked(value)) return true;
-  if (VARIABLE.test(value) || STORE_REFERENCE.test(value) || LABELLED_DIGEST.test(value)) return true;
+  // A variable's name only when it names a credential (`OPENAI_API_KEY is set`): `QAAA_AAAAAAAA` could be a key.
+  if ((VARIABLE.test(value) && credentialName(value) !== 'none') || STORE_REFERENCE.test(value) || LABELLED_DIGEST.test(value)) return true;
   return PATH.test(value) && !RANDOM_SEGMENT.test(value);
 }

@@ -3,13 +3,17 @@
  * scrubbed from every exported string, each with the kind its marker names.
  */
 
+import { credentialName } from './credential-words.js';
 import { replaceEncodedSecrets } from './encoded-secret.js';
 import { isCall, looksLikeKey, replaceGenericSecrets } from './generic-secret.js';
 import { replaceJwts } from './jwt-scanner.js';
 import { isPlaceholder } from './placeholder.js';
 
-/** A URL parameter named `key` alone (`?key=`, `&partition_key=`), not `api_key` or `access_key`. */
-const BARE_KEY_PARAMETER = /^[?&;]?(?:[A-Za-z0-9.-]*[_.-])?key=$/i;
+/** A URL parameter named `key` alone or after a plain word (`?key=`, `&partition_key=`), not `api_key` or `access_key`. */
+function isBareKeyParameter(kept: string): boolean {
+  const name = kept.replace(/^[?&;]/, '').slice(0, -1);
+  return /key$/i.test(name) && credentialName(name) !== 'strong';
+}
 
 /** A value is a placeholder once its quotes (JSON-escaped or not) are taken off. */
 function isQuotedPlaceholder(value: string): boolean {
@@ -180,7 +184,7 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
       /((?:^|[?&;])(?:[A-Za-z0-9_.-]{0,40}[_.-])?(?:api[_-]?key|apikey|key|token|access[_-]?token|secret|sig|signature|password|passwd|pwd|auth|credential|security[_-]token|session)=)(?!\[redacted)[^&\s#"'(]+/gi,
     keepGroup: 1,
     // A bare `key` (`?key=agent.tool-calls.v1`, a Kafka key) vouches for nothing: its value must look like a key.
-    unless: (value, kept, following) => isQuotedPlaceholder(value) || isCall(value, following) || (BARE_KEY_PARAMETER.test(kept) && !looksLikeKey(value)),
+    unless: (value, kept, following) => isQuotedPlaceholder(value) || isCall(value, following) || (isBareKeyParameter(kept) && !looksLikeKey(value)),
   },
   // OAuth authorization codes and Azure Functions keys (`?code=…`): 16 characters or more, so `code=200` stays.
   { kind: 'secret', trigger: /code=/, pattern: /((?:^|[?&;])code=)(?=[^&\s#"']{16})[^&\s#"']+/g, keepGroup: 1 },

@@ -5,7 +5,7 @@
  */
 import { isContentKey } from './content-keys.js';
 import { isCredentialKey, isCredentialName } from './credential-keys.js';
-import { credentialName, isIdentifierName, isLoginCommand, isPublicName } from './credential-words.js';
+import { credentialName, isIdentifierName, isLoginCommand, isPublicName, isUserFlag } from './credential-words.js';
 import { isOperationalKey } from './operational-keys.js';
 import type { RedactionKind, ValueRule } from './rules.js';
 import type { RedactionTally, Scrubber } from './scrubber.js';
@@ -158,7 +158,8 @@ function isFlag(item: unknown): item is string {
  */
 function argvNameOf(items: readonly unknown[], index: number): string | undefined {
   const previous = items[index - 1];
-  if (isFlag(previous) && (previous.length === 2 || credentialName(previous) !== 'none')) return previous;
+  if (isFlag(previous) && (previous.length === 2 || isUserFlag(previous) || credentialName(previous) !== 'none')) return previous;
+  // A glued one-letter flag (`-pS3cr3t…`) is judged as text; another flag names nothing after a subcommand.
   if (isFlag(items[index])) return undefined;
   for (let i = index - 1; i >= 0 && i >= index - 4; i -= 1) {
     const item = items[i];

@@ -5,10 +5,9 @@
  */
 import { createHmac } from 'node:crypto';
 import type { RedactionKind, ValueRule } from './rules.js';
-import { credentialName, isIdentifierName, isLoginCommand, isPublicName } from './credential-words.js';
+import { credentialName, isIdentifierName, isLoginCommand, isPublicName, isUserFlag } from './credential-words.js';
 import { redactCutSecret } from './cut-secret.js';
-import { isComposite, isSecretValue } from './generic-secret.js';
-import { looksRandom, measureRun } from './secret-shape.js';
+import { isNamedSecretShape, isSecretValue } from './generic-secret.js';
 import { BUILT_IN_RULES } from './rules.js';
 
 /** Counts of what was removed or changed, by kind; shared across one span. */
@@ -111,7 +110,7 @@ function isOneToken(value: string): boolean {
 
 /** A login subcommand's argument (`snyk auth`, `wandb login`) is a credential when it looks random, hex included. */
 function isLoginArgument(value: string): boolean {
-  return isOneToken(value) && looksRandom(measureRun(value, 0, value.length)) && !isComposite(value, 0, value.length);
+  return isOneToken(value) && isNamedSecretShape(value, 'strong');
 }
 
 /** A credential name's strength; a one-letter flag (`-p`, `-a`) weakly names its value, whatever the letter means. */
@@ -120,9 +119,6 @@ function namedStrength(name: string): ReturnType<typeof credentialName> {
   if (strength !== 'none') return strength;
   return name.length === 2 && name.charCodeAt(0) === 45 ? 'weak' : 'none';
 }
-
-/** Flags whose value is `user:password` (curl, wget, httpie). */
-const USER_FLAG = /^(?:-u|--user|--http-user|--proxy-user|-U)$/;
 
 /** Column of a line's text after its indentation and ExceptionGroup `|` bars. */
 function textColumn(line: string): number {
@@ -226,7 +222,7 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
       return counted(known.out, known.kinds, tally);
     },
     scrubNamed(name, value, tally) {
-      if (USER_FLAG.test(name)) {
+      if (isUserFlag(name)) {
         // `curl -u user:password` as argv: the password, unless it is a variable.
         const colon = value.indexOf(':');
         if (colon > 0 && colon < value.length - 1 && value.charCodeAt(colon + 1) !== 36) {

@@ -28,6 +28,8 @@ export interface RunShape {
   readonly segmentLength: number;
   /** Shannon entropy of the characters, in bits per character. */
   readonly entropy: number;
+  /** Only hexadecimal digits, in one case, letters and digits both present. */
+  readonly hex: boolean;
 }
 
 // One table reused by every call: the scrubber is synchronous, so no two measures overlap.
@@ -54,6 +56,7 @@ export function measureRun(text: string, start: number, end: number): RunShape {
   let switches = 0;
   let pairs = 0;
   let segments = 0;
+  let nonHex = false;
   let previous = OTHER;
   let beforePrevious = OTHER;
   for (let i = start; i < end; i += 1) {
@@ -65,6 +68,7 @@ export function measureRun(text: string, start: number, end: number): RunShape {
     if (cls === UPPER) upper += 1;
     else if (cls === LOWER) lower += 1;
     else if (cls === DIGIT) digits += 1;
+    if ((cls === LOWER && c > 102) || (cls === UPPER && c > 70) || cls === OTHER) nonHex = true;
     if (cls === OTHER) {
       previous = OTHER;
       continue;
@@ -97,6 +101,7 @@ export function measureRun(text: string, start: number, end: number): RunShape {
     switchRate: pairs === 0 ? 0 : switches / pairs,
     segmentLength: segments === 0 ? 0 : alnum / segments,
     entropy,
+    hex: !nonHex && digits > 0 && (upper === 0) !== (lower === 0),
   };
 }
 
@@ -129,6 +134,8 @@ export function looksRandom(shape: RunShape, minLength = MIN_SECRET_LENGTH): boo
   // Mostly punctuation (`----`, `a.b.c.d.e.f`) is structure, not a key.
   if (shape.others * 3 > shape.length) return false;
   if (shape.entropy < MIN_ENTROPY) return false;
+  // Hex with both letters and digits at this entropy is random data (a key or a digest), however its digits cluster.
+  if (shape.hex) return true;
   return shape.switchRate >= MIN_SWITCH_RATE || shape.segmentLength <= (shape.digits > 0 ? MAX_SEGMENT_WITH_DIGITS : MAX_SEGMENT_LETTERS);
 }
 
