@@ -22,7 +22,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { CredentialName } from './credential-words.js';
-import { credentialName, isLoginCommand, isPublicName, mayBeLoginCommand, mayNameCredential, mayNamePublic } from './credential-words.js';
+import { credentialName, isLoginVerb, isPasswordLetterFlag, isPublicName, isUserNameFlag, mayBeLoginVerb, mayNameCredential, mayNamePublic } from './credential-words.js';
 import { isPlaceholder } from './placeholder.js';
 import { looksRandom, looksRandomAlone, measureRun } from './secret-shape.js';
 
@@ -153,7 +153,8 @@ function bodyIsSecret(text: string, prefixStart: number, bodyStart: number, end:
   // Provider object ids (`in_1jhX…`, `msgbatch_01HK…`) run to 28 characters; keys of unknown prefix are longer.
   const minimum = CREDENTIAL_PREFIX.test(prefix) ? 16 : upperPrefix ? 24 : 30;
   if (!looksRandom(shape, minimum)) return false;
-  if (isComposite(text, bodyStart, bodyEnd)) return false;
+  // After a prefix that says credential, random pieces that happen to read as words (`…_-WSYGM_…`) make no composite name.
+  if (CREDENTIAL_PREFIX.test(prefix) ? isPlainWords(text, bodyStart, bodyEnd) : isComposite(text, bodyStart, bodyEnd)) return false;
   // `price_11I3…/prod_pYlT…`: a path of ids, not one key.
   for (let i = bodyStart; i < bodyEnd; i += 1) if (text.charCodeAt(i) === 47 && hasWordPrefix(text, i + 1, bodyEnd)) return false;
   if (UUID.test(text.slice(bodyStart, bodyEnd))) return CREDENTIAL_PREFIX.test(prefix);
@@ -188,12 +189,19 @@ interface NameContext {
   password: boolean;
   /** The name is a login subcommand (`wandb login --relogin <key>`): flags after it are skipped. */
   login: boolean;
+  /** The name is a password flag after a user flag on the same line (`-u app -p …`): the value is judged by {@link isPasswordValue}. */
+  passwordFlag: boolean;
 }
 
 const PASSWORD_NAME = /(?:pass(?:word|wd|phrase)?|pwd)[\d_-]*$/i;
 
-/** A command-line flag made of letters (`--quiet`, `-v`, `--dry-run`): never a value. */
-const FLAG_WORD = /^--?[A-Za-z][A-Za-z-]*$/;
+/**
+ * A command-line flag made of letters (`--quiet`, `-v`, `--dry-run`,
+ * `--noPrompt`): never a value. Flags are words in one case, kebab-case or
+ * camel case; mixed-case letters in no such order (`--VtatTDEgomZVQ`) are a
+ * value that starts with dashes.
+ */
+const FLAG_WORD = /^(?:-[A-Za-z]|--?[a-z]+(?:-[a-z]+)*|--?[a-z]+(?:[A-Z][a-z]+)+|--?[A-Z]+(?:-[A-Z]+)*)$/;
 
 /** A function called where a value would be: identifier words (no digits), a lower-case letter among them, dotted or not. */
 const CALLEE = /^(?=[A-Za-z_$.]*[a-z])[A-Za-z_$]+(?:\.[A-Za-z_$]+)*$/;
@@ -235,6 +243,26 @@ export function isSecretValue(strength: CredentialName, value: string): boolean 
   return looksRandomValue(trimmed, 0, trimmed.length, 'weak') && !hasPublicLead(trimmed, 0, trimmed.length);
 }
 
+/**
+ * Judges the value of a password flag given after a user flag (`-u app -p
+ * <value>`): any single token of 6 or more characters with a letter in it,
+ * unless it is a flag, a path, a placeholder, or one lower-case word (`-u sym
+ * -pthread`). Passwords need no random look: the flags say what they are.
+ */
+export function isPasswordValue(value: string): boolean {
+  if (value.length < 6 || value.length > MAX_VALUE || FLAG_WORD.test(value) || isPlaceholder(value)) return false;
+  let letter = false;
+  let notLower = false;
+  for (let i = 0; i < value.length; i += 1) {
+    const c = value.charCodeAt(i);
+    if (c <= 32 || c === 47) return false;
+    const kind = caseOf(c);
+    if (kind === 'lower' || kind === 'upper') letter = true;
+    if (kind !== 'lower') notLower = true;
+  }
+  return letter && notLower;
+}
+
 /** Options of {@link replaceGenericSecrets}. */
 export interface GenericSecretOptions {
   /**
@@ -260,6 +288,9 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
   let previousRunStart = -1;
   let publicBlockEnd = -1;
   let publicNameEnd = -1;
+  // Where the current line starts, and the start of the line that gave a user flag (`-u app`), if any.
+  let lineStart = 0;
+  let userFlagLine = -1;
   // Next position of each quote character and of `-----END`, found once and reused (keeps quoted values linear).
   const nextQuote = new Map<number, number>();
   let i = 0;
@@ -274,6 +305,7 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
       continue;
     }
     if (!isRunChar(c)) {
+      if (c === 10 || c === 13) lineStart = i + 1;
       i += 1;
       continue;
     }
@@ -304,7 +336,9 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
         previousRunStart = start;
         continue;
       }
-      context = judged === 0 && context.skipped === 0 && isShortWord(text, start, end) ? { ...context, skipped: 1 } : undefined;
+      // A flag's value is the one item after it (`-u app -pS3cr3t`: `app` was `-u`'s), unless that item is a scheme word.
+      const mayGoOn = !context.flag || SCHEMES.has(text.slice(start, end).toLowerCase());
+      context = judged === 0 && mayGoOn && context.skipped === 0 && isShortWord(text, start, end) ? { ...context, skipped: 1 } : undefined;
     }
 
     if (c === 45 && text.startsWith('-----BEGIN', start)) {
@@ -314,6 +348,19 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
         const close = cachedIndexOf(text, '-----END', labelEnd, nextQuote, -1);
         publicBlockEnd = close < 0 ? n : close;
       }
+    }
+
+    const atWordStart = start === 0 || text.charCodeAt(start - 1) <= 32 || isQuote(text.charCodeAt(start - 1));
+    if (c === 45 && atWordStart && end - start <= 12 && isUserNameFlag(text.slice(start, end))) userFlagLine = lineStart;
+    // `mysql -u app -pS3cr3t`: a password flag glued to its value, after a user flag on the same line.
+    if (c === 45 && atWordStart && userFlagLine === lineStart && end - start > 2 && isPasswordLetterFlag(text.slice(start, start + 2)) && isPasswordValue(text.slice(start + 2, end))) {
+      out += text.slice(copied, start + 2) + redact(text.slice(start + 2, end));
+      copied = end;
+      context = undefined;
+      previousEnd = end;
+      previousRunStart = start;
+      i = end;
+      continue;
     }
 
     // The value after a name that says public (`PublicKey = …`, `RSA_PUBLIC_KEY='…'`) is not a secret by its shape.
@@ -333,13 +380,14 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
       }
     }
     if (end - start <= 128 && mayNamePublic(text, start, end) && isPublicName(text.slice(start, end))) publicNameEnd = end;
-    const login = mayBeLoginCommand(text, start, end) && isLoginCommand(text.slice(start, end));
+    const login = mayBeLoginVerb(text, start, end) && isLoginVerb(text.slice(start, end));
     // A login subcommand names its argument as a strong name would, but only near: the argument must look random.
     const strength = login ? 'strong' : nameStrength(text, start, end, previousRunStart, previousEnd);
+    const passwordFlag = strength === 'weak' && end - start === 2 && userFlagLine === lineStart && isPasswordLetterFlag(text.slice(start, end));
     context =
       strength === 'none'
         ? context
-        : { strength, flag: c === 45, skipped: 0, colonPath: start > 0 && text.charCodeAt(start - 1) === 58, password: !login && PASSWORD_NAME.test(text.slice(start, end)), login };
+        : { strength, flag: c === 45, skipped: 0, colonPath: start > 0 && text.charCodeAt(start - 1) === 58, password: !login && PASSWORD_NAME.test(text.slice(start, end)), login, passwordFlag };
     previousEnd = end;
     previousRunStart = start;
     i = end;
@@ -390,8 +438,11 @@ function judgeNamedValue(text: string, gapStart: number, start: number, end: num
   // The value is quoted when a quote opens it: `"key": "value"`, `\"value\"`, SQL's `PASSWORD 'value'`.
   const opening = start > gapStart ? text.charCodeAt(start - 1) : 0;
   const quote = isQuote(opening) ? opening : 0;
+  // `-u app -p <value>`: the value of a password flag is one run, judged as a password (no scheme word comes between).
+  if (context.passwordFlag) return quote === 0 && isPasswordValue(text.slice(start, end)) ? end : -1;
   // An Authorization scheme, known or not (`Authorization: AccessKey …`): a capitalized word with the value after it.
-  if (SCHEMES.has(text.slice(start, end).toLowerCase()) || (quote === 0 && isSchemeWord(text, start, end))) return 0;
+  // (After a flag the next item is its value: an unknown scheme word is not looked for there.)
+  if (SCHEMES.has(text.slice(start, end).toLowerCase()) || (quote === 0 && !context.flag && isSchemeWord(text, start, end))) return 0;
   let valueEnd = end;
   if (quote !== 0) {
     const close = cachedIndexOf(text, String.fromCharCode(quote), start, cache, quote);
@@ -675,6 +726,24 @@ export function isComposite(text: string, start: number, end: number): boolean {
   }
   // Words and numbers only: a date or a version after a word (`token-counting-2024-11-01`, `v1.2.3`).
   return words >= 2 || (pieces >= 2 && plain === pieces && words >= 1);
+}
+
+/** True when every piece of `text[start, end)` between `-`, `_`, `.`, `/` or `:` is a lower-case word or a number (`pat_expiry_2025`). */
+function isPlainWords(text: string, start: number, end: number): boolean {
+  let pieceStart = start;
+  for (let i = start; i <= end; i += 1) {
+    const c = i < end ? text.charCodeAt(i) : 45;
+    if (c !== 45 && c !== 95 && c !== 46 && c !== 47 && c !== 58) continue;
+    if (i > pieceStart && !isNumber(text, pieceStart, i) && !(isWord(text, pieceStart, i) && caseOf(text.charCodeAt(pieceStart)) === 'lower' && isOneCase(text, pieceStart, i))) return false;
+    pieceStart = i + 1;
+  }
+  return true;
+}
+
+/** True when the letters of `text[start, end)` are all lower case. */
+function isOneCase(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i += 1) if (caseOf(text.charCodeAt(i)) === 'upper') return false;
+  return true;
 }
 
 /** How many pieces of `text[start, end)` between `-`, `_`, `.`, `/` or `:` read as words. */

@@ -5,10 +5,10 @@
  */
 import { isContentKey } from './content-keys.js';
 import { isCredentialKey, isCredentialName } from './credential-keys.js';
-import { credentialName, isIdentifierName, isLoginCommand, isPublicName, isUserFlag } from './credential-words.js';
+import { credentialName, isIdentifierName, isLoginCommand, isPasswordLetterFlag, isPublicName, isUserFlag, isUserNameFlag } from './credential-words.js';
 import { isOperationalKey } from './operational-keys.js';
 import type { RedactionKind, ValueRule } from './rules.js';
-import type { RedactionTally, Scrubber } from './scrubber.js';
+import type { NameRole, RedactionTally, Scrubber } from './scrubber.js';
 import { countRedaction, createScrubber } from './scrubber.js';
 
 /** How much of a span may leave the process. */
@@ -151,21 +151,34 @@ function isFlag(item: unknown): item is string {
   return typeof item === 'string' && item.length > 1 && item.length <= 64 && item.charCodeAt(0) === 45 && !item.includes('=');
 }
 
+/** What names an argv item: the name, how it names the item, and whether the item is a flag glued to its value (`-pS3cr3t`). */
+interface ArgvName {
+  readonly name: string;
+  readonly role: NameRole;
+  readonly glued: boolean;
+}
+
 /**
  * The name an argv item is the value of: the flag before it (`--api-key`,
- * `-p`), or, for a positional argument, a login subcommand before it (flags
- * between skipped). Undefined when nothing names it.
+ * `-p`; a password flag when a user flag came earlier), or, for a positional
+ * argument, a login subcommand before it (flags between skipped). Undefined
+ * when nothing names it. `userAt` is the index of the first flag that gives
+ * a user (`-u`, `--username`, `-D`), or -1.
  */
-function argvNameOf(items: readonly unknown[], index: number): string | undefined {
+function argvNameOf(items: readonly unknown[], index: number, userAt: number): ArgvName | undefined {
   const previous = items[index - 1];
-  if (isFlag(previous) && (previous.length === 2 || isUserFlag(previous) || credentialName(previous) !== 'none')) return previous;
-  // A glued one-letter flag (`-pS3cr3t…`) is judged as text; another flag names nothing after a subcommand.
-  if (isFlag(items[index])) return undefined;
+  const item = items[index] as string;
+  if (isFlag(previous) && isPasswordLetterFlag(previous) && userAt >= 0 && userAt < index - 1) return { name: previous, role: 'password', glued: false };
+  if (isFlag(previous) && (previous.length === 2 || isUserFlag(previous) || credentialName(previous) !== 'none')) return { name: previous, role: 'key', glued: false };
+  // `mysql -u app -pS3cr3t` as argv: a password flag glued to its value.
+  if (item.length > 2 && userAt >= 0 && userAt < index && isPasswordLetterFlag(item.slice(0, 2))) return { name: item.slice(0, 2), role: 'password', glued: true };
+  // Another glued one-letter flag is judged as text; a flag names nothing after a subcommand.
+  if (isFlag(item)) return undefined;
   for (let i = index - 1; i >= 0 && i >= index - 4; i -= 1) {
-    const item = items[i];
+    const before = items[i];
     // Flags between the subcommand and its argument (`--relogin`, `-method=token`) are skipped.
-    if (typeof item === 'string' && item.charCodeAt(0) === 45) continue;
-    return typeof item === 'string' && isLoginCommand(item) ? item : undefined;
+    if (typeof before === 'string' && before.charCodeAt(0) === 45) continue;
+    return typeof before === 'string' && isLoginCommand(before) ? { name: before, role: 'subcommand', glued: false } : undefined;
   }
   return undefined;
 }
@@ -178,14 +191,18 @@ function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: Re
   if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
+    let userAt = -1;
     for (let i = 0; i < value.length; i += 1) {
       const item: unknown = value[i];
       // An argv array (`process.command_args`) holds a flag and its value as separate items: the flag names the value.
-      const argvName = typeof item === 'string' && i > 0 ? argvNameOf(value, i) : undefined;
+      const argvName = typeof item === 'string' && i > 0 ? argvNameOf(value, i, userAt) : undefined;
+      if (userAt < 0 && typeof item === 'string' && isUserNameFlag(item)) userAt = i;
       const next =
         typeof item === 'string'
           ? argvName !== undefined
-            ? sanitizer.scrubNamed(argvName, item, tally)
+            ? argvName.glued
+              ? `${argvName.name}${sanitizer.scrubNamed(argvName.name, item.slice(2), tally, argvName.role)}`
+              : sanitizer.scrubNamed(argvName.name, item, tally, argvName.role)
             : named
               ? sanitizer.scrubNamed(key, item, tally)
               : sanitizer.scrub(item, tally)

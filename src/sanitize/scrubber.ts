@@ -5,9 +5,9 @@
  */
 import { createHmac } from 'node:crypto';
 import type { RedactionKind, ValueRule } from './rules.js';
-import { credentialName, isIdentifierName, isLoginCommand, isPublicName, isUserFlag } from './credential-words.js';
+import { credentialName, isIdentifierName, isPublicName, isUserFlag } from './credential-words.js';
 import { redactCutSecret } from './cut-secret.js';
-import { isNamedSecretShape, isSecretValue } from './generic-secret.js';
+import { isNamedSecretShape, isPasswordValue, isSecretValue } from './generic-secret.js';
 import { BUILT_IN_RULES } from './rules.js';
 
 /** Counts of what was removed or changed, by kind; shared across one span. */
@@ -50,6 +50,14 @@ export interface ScrubberOptions {
   readonly hashKey?: string;
 }
 
+/**
+ * How a name names the value after it: `key`, an attribute key or a flag
+ * (`--api-key`); `subcommand`, a login subcommand before its positional
+ * argument (`snyk auth <token>`); `password`, a password flag after a user
+ * flag in the same command (`mysql -u app -p <password>`).
+ */
+export type NameRole = 'key' | 'subcommand' | 'password';
+
 /** A configured scrubber. */
 export interface Scrubber {
   /** Scrubs free text and cuts it to the string limit. */
@@ -61,8 +69,9 @@ export interface Scrubber {
    * before it (`--api-key`, then the key), an attribute value under its key.
    * A value that is a secret by its name (docs/sanitization.md, "The
    * catch-all") is replaced whole; otherwise it is scrubbed like free text.
+   * `role` says how `name` names the value (see {@link NameRole}); default `'key'`.
    */
-  scrubNamed(name: string, value: string, tally?: RedactionTally): string;
+  scrubNamed(name: string, value: string, tally?: RedactionTally, role?: NameRole): string;
 }
 
 /**
@@ -221,15 +230,20 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
       }
       return counted(known.out, known.kinds, tally);
     },
-    scrubNamed(name, value, tally) {
-      if (isUserFlag(name)) {
+    scrubNamed(name, value, tally, role = 'key') {
+      if (role === 'key' && isUserFlag(name)) {
         // `curl -u user:password` as argv: the password, unless it is a variable.
         const colon = value.indexOf(':');
         if (colon > 0 && colon < value.length - 1 && value.charCodeAt(colon + 1) !== 36) {
           countRedaction(tally, 'credentials');
           return `${scrubber.scrub(value.slice(0, colon + 1), tally)}${marker('credentials', value.slice(colon + 1))}`;
         }
-      } else if (isLoginCommand(name) ? isLoginArgument(value) : isSecretValue(namedStrength(name), value)) {
+        // `curl -u sk_live_…:`: an API key sent as the user with no password (Stripe, Lob, Mailgun) is the credential.
+        if (colon > 0 && colon === value.length - 1 && isNamedSecretShape(value.slice(0, colon), 'strong')) {
+          countRedaction(tally, 'credentials');
+          return `${marker('credentials', value.slice(0, colon))}:`;
+        }
+      } else if (role === 'subcommand' ? isLoginArgument(value) : role === 'password' ? isPasswordValue(value) : isSecretValue(namedStrength(name), value)) {
         countRedaction(tally, 'secret');
         return marker('secret', value);
       } else if ((isIdentifierName(name) || isPublicName(name)) && !(fastPath && tooShortForASecret(value)) && isOneToken(value)) {

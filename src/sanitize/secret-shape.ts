@@ -119,6 +119,21 @@ const MAX_SEGMENT_WITH_DIGITS = 4;
 const MAX_SEGMENT_LETTERS = 4;
 /** Minimum entropy, bits per character: 16 random hex digits show about 3.4, `passwordpassword` 2.75. */
 const MIN_ENTROPY = 3;
+/**
+ * Minimum entropy of hex of 24 digits or more: random hex shows 3.7 to 3.9
+ * there, and 1 in 10,000 under 3.0; hex cannot spell `passwordpassword`, and
+ * `deadbeefdeadbeef…` shows 2.5.
+ */
+const MIN_HEX_ENTROPY = 2.75;
+/**
+ * Entropy that makes a long run (40 characters or more) of all three classes
+ * random whatever its turns: random base62 shows over 5 bits there, and a
+ * long identifier or a sentence glued into camel case about 4.2. Upper case
+ * heavy keys (Artifactory's) turn less than 0.25 and still show 5.
+ */
+const LONG_RUN_ENTROPY = 4.6;
+/** Length from which {@link LONG_RUN_ENTROPY} is believed. */
+const LONG_RUN = 40;
 
 /**
  * True when `shape` looks drawn at random: at least `minLength` long, letters
@@ -133,7 +148,7 @@ export function looksRandom(shape: RunShape, minLength = MIN_SECRET_LENGTH): boo
   if (!mixed) return false;
   // Mostly punctuation (`----`, `a.b.c.d.e.f`) is structure, not a key.
   if (shape.others * 3 > shape.length) return false;
-  if (shape.entropy < MIN_ENTROPY) return false;
+  if (shape.entropy < (shape.hex && shape.length >= 24 ? MIN_HEX_ENTROPY : MIN_ENTROPY)) return false;
   // Hex with both letters and digits at this entropy is random data (a key or a digest), however its digits cluster.
   if (shape.hex) return true;
   return shape.switchRate >= MIN_SWITCH_RATE || shape.segmentLength <= (shape.digits > 0 ? MAX_SEGMENT_WITH_DIGITS : MAX_SEGMENT_LETTERS);
@@ -144,7 +159,9 @@ export function looksRandom(shape: RunShape, minLength = MIN_SECRET_LENGTH): boo
  * Cohere or Atlassian key alone in a log line). At least 32 characters, all
  * three classes, turns and short segments as random base62 shows them (99%
  * average at most 2.7), and over 4 bits of entropy, so hex digests and ids
- * (no upper case) and camel-case identifiers never qualify.
+ * (no upper case) and camel-case identifiers never qualify. From 40
+ * characters on, 4.6 bits or more with segments of at most 4 is enough, whatever the
+ * turns (see {@link LONG_RUN_ENTROPY}).
  */
 export function looksRandomAlone(shape: RunShape): boolean {
   return (
@@ -153,8 +170,7 @@ export function looksRandomAlone(shape: RunShape): boolean {
     shape.lower > 1 &&
     shape.digits > 0 &&
     shape.others * 8 <= shape.length &&
-    shape.switchRate >= MIN_SWITCH_RATE &&
-    shape.segmentLength <= 3 &&
-    shape.entropy >= 4
+    ((shape.switchRate >= MIN_SWITCH_RATE && shape.segmentLength <= 3 && shape.entropy >= 4) ||
+      (shape.length >= LONG_RUN && shape.segmentLength <= MAX_SEGMENT_WITH_DIGITS && shape.entropy >= LONG_RUN_ENTROPY))
   );
 }

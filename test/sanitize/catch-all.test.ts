@@ -101,6 +101,8 @@ describe('a run looks random by its classes, turns, segments and entropy, not by
     ['a base62 key alone', 'q9ZfL2mXv7RtB4nYw8KcP1sHd6JgE3aU', true],
     ['a hex digest alone (no upper case)', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', false],
     ['a ULID (no lower case)', '01J9Z3K5X8QW7RTV2MNB4CDEFG', false],
+    ['a long key that turns little (upper-case heavy, few digits)', 'AKCpyVVkaCFTqZSUO0KWVVomWkbCfdHviAAkWPBKXpHXTSCbRXBo8JEdzelcYmqwpPTgfwgST', true],
+    ['a long camel-case identifier with a digit', 'AbstractSingletonProxyFactoryBeanDefinitionRegistryPostProcessor2', false],
   ])('alone: %s is %s', (_name, text, expected) => {
     expect(looksRandomAlone(shape(text))).toBe(expected);
   });
@@ -123,6 +125,10 @@ describe('a value after a credential name is a secret, in any form', () => {
     ['a login subcommand with flags between', 'wandb login --relogin 229e8bfd6f2b976067740378074c4a6b48d45b93', 'wandb login --relogin [redacted:secret]'],
     ['a one-letter flag glued to its value', 'mysql -u app -pq9ZfL2mXv7RtB4n orders', 'mysql -u app -p[redacted:secret] orders'],
     ['a Bundler host credential', 'BUNDLE_GEMS__CONTRIBSYS__COM=506f4469:faa4cb70', 'BUNDLE_GEMS__CONTRIBSYS__COM=[redacted:secret]'],
+    ['a password flag after a user flag, letters only', 'mysql -h db -u report -pEKZLVNgwjNbnrlob -e q', 'mysql -h db -u report -p[redacted:secret] -e q'],
+    ['a password flag after a user flag, separate', 'ldapsearch -D cn=svc,dc=x -w xpilmKbxtFyivciv -b dc=x', 'ldapsearch -D cn=svc,dc=x -w [redacted:secret] -b dc=x'],
+    ['a flag value that starts with dashes', 'mongosh --password --VtatTDEgomZVQzweCUzC --quiet', 'mongosh --password [redacted:secret] --quiet'],
+    ['a key after a name qualified by a product noun', 'client (sdkKey=sdk-b8555931-8161-4389-8349-69000186687d, x)', 'client (sdkKey=[redacted:secret], x)'],
   ])('%s', (_name, text, expected) => {
     expect(scrub(text)).toBe(expected);
   });
@@ -136,6 +142,8 @@ describe('a short prefix and a long random body is a secret, whatever the provid
     ['Postman', 'key PMAK-0c5b3e9a7f1d24c3d9f7a0b2-e41f6a8d0c5b3e9a7f1d24c3d9f7a0b2e4 used'],
     ['Databricks, a label glued to hex', 'key dapi0c5b3e9a7f1d24c3d9f7a0b2e41f6a8d used'],
     ['Docker Hub, a prefix that says credential', 'key dckr_pat_FdKM-X_LQcuXUmndOMyjvULRhBC used'],
+    ['a credential prefix whose random pieces read as words', 'key dckr_pat_IQMQHooQJEU_-WSYGM_Q4mun857 used'],
+    ['hex of low entropy after a prefix', 'key live_7aea38b7acbe3bb999da3bbb9e797687b97 used'],
     ['a random token alone', 'key q9ZfL2mXv7RtB4nYw8KcP1sHd6JgE3aU2Wc used'],
   ])('%s', (_name, text) => {
     expect(scrub(text)).toBe('key [redacted:secret] used');
@@ -219,6 +227,15 @@ describe('keys and argv items name their values', () => {
     ['a one-letter flag and a port', { 'process.command_args': ['ssh', '-p', '2222', 'bastion'] }, { 'process.command_args': ['ssh', '-p', '2222', 'bastion'] }],
     ['curl -u as argv', { 'process.command_args': ['curl', '-u', 'deploy:Sup3rS3cret', 'https://x'] }, { 'process.command_args': ['curl', '-u', 'deploy:[redacted:credentials]', 'https://x'] }],
     ['a login subcommand argument', { 'process.command_args': ['snyk', 'auth', 'ae601707-4ac5-4983-8a7e-ba035dd6e739'] }, { 'process.command_args': ['snyk', 'auth', '[redacted:secret]'] }],
+    ['a subcommand named for a credential', { 'process.command_args': ['ngrok', 'config', 'add-authtoken', '2qOb6AfvqfVkncsrhsuXwbFAVDA_7GbmkxermIKjivIDXEFq3'] }, { 'process.command_args': ['ngrok', 'config', 'add-authtoken', '[redacted:secret]'] }],
+    ['a subcommand named for a credential, and a word after it', { 'process.command_args': ['npm', 'token', 'list'] }, { 'process.command_args': ['npm', 'token', 'list'] }],
+    ['a password flag after a user flag', { 'process.command_args': ['ldapsearch', '-D', 'cn=svc,dc=x', '-w', 'xpilmKbxtFyivciv'] }, { 'process.command_args': ['ldapsearch', '-D', 'cn=svc,dc=x', '-w', '[redacted:secret]'] }],
+    ['a password flag glued, after a user flag', { 'process.command_args': ['mysql', '-u', 'app', '-pEKZLVNgwjNbnrlob'] }, { 'process.command_args': ['mysql', '-u', 'app', '-p[redacted:secret]'] }],
+    ['a port flag after a user flag', { 'process.command_args': ['docker', 'run', '-u', '1000', '-p', '8080:80', 'img'] }, { 'process.command_args': ['docker', 'run', '-u', '1000', '-p', '8080:80', 'img'] }],
+    ['a glued one-word flag after a user flag', { 'process.command_args': ['gcc', '-u', 'main', '-pthread', 'x.c'] }, { 'process.command_args': ['gcc', '-u', 'main', '-pthread', 'x.c'] }],
+    ['a letters-only value after a password flag with no user flag', { 'process.command_args': ['tool', '-p', 'myServiceHandler'] }, { 'process.command_args': ['tool', '-p', 'myServiceHandler'] }],
+    ['an API key sent as the user with no password', { 'process.command_args': ['curl', '-u', 'live_7aea38b7acbe3bb999da3bbb9e797687b97:', 'https://x'] }, { 'process.command_args': ['curl', '-u', '[redacted:credentials]:', 'https://x'] }],
+    ['a user with no password', { 'process.command_args': ['curl', '-u', 'alice:', 'https://x'] }, { 'process.command_args': ['curl', '-u', 'alice:', 'https://x'] }],
     ['url.query without its ?', { 'url.query': 'sv=2022-11-02&sig=q9ZfL2mXv7RtB4nYw8KcP1sH%2B&se=2030' }, { 'url.query': 'sv=2022-11-02&sig=[redacted:secret]&se=2030' }],
     ['a bare key parameter with words', { 'url.query': 'key=agent.tool-calls.v1&partition=7' }, { 'url.query': 'key=agent.tool-calls.v1&partition=7' }],
   ])('%s', (_name, input, expected) => {

@@ -21,14 +21,8 @@ const blindAttribute: fc.Arbitrary<[string, Planted]> = blindSecretArbitrary('at
 );
 /** Argv arrays of the blind corpora (`process.command_args`): a flag and its secret as separate items. */
 const blindArgv: fc.Arbitrary<{ items: string[]; secret: string }> = blindSecretArbitrary('argv').map(({ carrier, secret }) => ({ items: carrier.carrier === 'argv' ? [...carrier.argv] : [], secret }));
-/**
- * The blind corpora's shapes are planted too when PROPERTY_BLIND=1 (`npm run fuzz:sanitize:blind`):
- * there the shape detectors still miss about one fresh instance in 10,000 (see docs/sanitization.md,
- * "What it will still miss"), so the default run plants the rule table's formats only, and the
- * blind corpora run through both edges in test/sanitize/blind-corpus.test.ts.
- */
-const BLIND = process.env.PROPERTY_BLIND === '1';
-const planted = BLIND ? fc.oneof(fc.oneof(...secretKinds), blindText) : fc.oneof(...secretKinds);
+/** Secrets of the rule table's formats and of every shape of the blind corpora, as often as each other. */
+const planted = fc.oneof(fc.oneof(...secretKinds), blindText);
 const DELIMITERS = [' ', '"', '\n', '(', ',', "'", '\t', ' = '];
 const filler = fc.constantFrom('', 'request failed:', 'calling provider', 'see', 'error at', 'cause:', 'UND_ERR_SOCKET', '{"headers":{');
 /** Text with one secret inside, delimited as logs and messages delimit them. */
@@ -110,8 +104,8 @@ const spanWith = (children: fc.Arbitrary<SpanPlan[]>): fc.Arbitrary<SpanPlan> =>
         fc.tuple(fc.constantFrom(...KEYS), fc.oneof(carrying, fc.array(carrying, { minLength: 1, maxLength: 3 }), fc.integer())),
         { maxLength: 5 },
       ),
-      named: BLIND ? fc.array(blindAttribute, { maxLength: 2 }) : fc.constant<[string, Planted][]>([]),
-      argv: BLIND ? fc.option(blindArgv, { nil: undefined }) : fc.constant<{ items: string[]; secret: string } | undefined>(undefined),
+      named: fc.array(blindAttribute, { maxLength: 2 }),
+      argv: fc.option(blindArgv, { nil: undefined }),
       events: fc.array(
         fc.record({
           naming: fc.oneof(
