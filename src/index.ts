@@ -132,7 +132,7 @@ export type { ConventionAdapter, ExtractContext, Extraction, SpanRole, SpanView 
 export { createSanitizer, sanitizeAttributeMap, sanitizeAttributes, scrubString } from './sanitize/sanitizer.js';
 export type { KeyDecision, SanitizationMode, SanitizationOptions, Sanitizer } from './sanitize/sanitizer.js';
 export { createScrubber, createTally } from './sanitize/scrubber.js';
-export type { RedactionTally, Scrubber, ScrubberOptions } from './sanitize/scrubber.js';
+export type { NameRole, RedactionTally, Scrubber, ScrubberOptions } from './sanitize/scrubber.js';
 export { BUILT_IN_RULES, REDACTION_KINDS } from './sanitize/rules.js';
 export type { RedactionKind, ValueRule } from './sanitize/rules.js';
 export { CONTENT_KEYS, CONTENT_KEY_PREFIXES, isContentKey } from './sanitize/content-keys.js';
