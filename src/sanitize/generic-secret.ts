@@ -458,7 +458,7 @@ function judgeNamedValue(text: string, gapStart: number, start: number, end: num
   const value = text.slice(start, valueEnd);
   if (isPlaceholder(value)) return -1;
   // Code, not a value: `token = tokenizer.encode(text)`, `api_key=SecretStr(…)`.
-  if (isCall(value, text.charAt(valueEnd))) return -1;
+  if (text.charCodeAt(valueEnd) === 40 && isCall(value, text.slice(valueEnd, valueEnd + MAX_CALL_ARGUMENTS))) return -1;
   // After a flag, a flag of letters (`--quiet`, `-v`) is the next flag, not this one's value; `-8ho4…` is a value.
   if (context.flag && FLAG_WORD.test(text.slice(start, end))) return -1;
   if (context.strength === 'strong' && !context.login && (assigned || context.flag || (quote !== 0 && context.password))) {
@@ -804,10 +804,25 @@ function isWord(text: string, start: number, end: number): boolean {
   return humps <= 3;
 }
 
-/** A function called where a value would be (`os.getenv(…)`, `SecretStr(…)`, `tokenizer.encode(…)`): a dotted path ending in a word. */
+/** How far after a callee its argument list must close, on the same line. */
+const MAX_CALL_ARGUMENTS = 256;
+
+/**
+ * A function called where a value would be (`os.getenv(…)`, `SecretStr(…)`,
+ * `tokenizer.encode(…)`): a dotted path ending in a word, then an argument
+ * list closed on the same line, as code closes it. `following` is the text
+ * after the value. A `(` that is not closed (`DB_PASSWORD=Qgr…(` in a log
+ * line) is punctuation, and the value is judged as a value.
+ */
 export function isCall(value: string, following: string): boolean {
-  if (following !== '(' || !CALLEE.test(value)) return false;
+  if (following.charCodeAt(0) !== 40 || !CALLEE.test(value)) return false;
   const last = value.lastIndexOf('.') + 1;
-  return isWord(value, last, value.length);
+  if (!isWord(value, last, value.length)) return false;
+  for (let i = 1; i < following.length && i < MAX_CALL_ARGUMENTS; i += 1) {
+    const c = following.charCodeAt(i);
+    if (c === 41) return true;
+    if (c === 10 || c === 13) return false;
+  }
+  return false;
 }
 

@@ -53,7 +53,8 @@ export interface PatternRule {
   /**
    * A match whose value (after the kept group) this accepts is left as it is:
    * a placeholder, a call, a value its name does not vouch for. Gets the
-   * value, the kept group and the character after the match. @default none
+   * value, the kept group and up to 256 characters of text after the match.
+   * @default none
    */
   readonly unless?: (value: string, kept: string, following: string) => boolean;
 }

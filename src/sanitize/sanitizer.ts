@@ -189,6 +189,8 @@ function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: Re
     return named ? sanitizer.scrubNamed(key, value, tally) : sanitizer.scrub(value, tally);
   }
   if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value;
+  // A boxed Number is a double that must stay one on the wire (`3.0`, `-0`, `NaN`): a number, nothing to scrub.
+  if (value instanceof Number) return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     let userAt = -1;

@@ -176,7 +176,8 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
           // replace() passes the offset and the whole string after the groups (no named groups in these rules).
           const offset = groups[groups.length - 2] as number;
           const whole = groups[groups.length - 1] as string;
-          if (rule.unless(match.slice(kept.length), kept, whole.charAt(offset + match.length))) return match;
+          const after = offset + match.length;
+          if (rule.unless(match.slice(kept.length), kept, whole.slice(after, after + 256))) return match;
         }
         kinds.push(rule.kind);
         return kept + marker(rule.kind, match.slice(kept.length));
