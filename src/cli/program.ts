@@ -17,6 +17,7 @@ import { GatewayConfigError, loadGatewayConfig } from '../gateway/config.js';
 import { startFileReceiver } from '../gateway/file-receiver.js';
 import { createGateway } from '../gateway/gateway.js';
 import { SpillLogLockedError } from '../gateway/spill-log.js';
+import { logDiagToStderr } from './stderr-log.js';
 import { renderIncidentPage } from '../report/html-page.js';
 import { renderIncidentList, renderReportNotes } from '../report/incident-list.js';
 import { OtlpJsonError } from '../report/otlp-json-line.js';
@@ -223,6 +224,8 @@ export function createProgram(): Command {
     .exitOverride()
     .action(async (opts: { config: string }) => {
       let gateway;
+      // Drops (with their trace ids), upstream failures and persistence errors, as JSON lines on stderr.
+      logDiagToStderr();
       try {
         gateway = await createGateway(loadGatewayConfig(opts.config));
       } catch (error) {

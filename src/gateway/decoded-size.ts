@@ -8,6 +8,7 @@
  * RSS (which includes the process's own ~60 MiB).
  */
 import type { DecodedSpan, DecodedValue } from '../otlp/otlp-json-spans.js';
+import { isWireDouble } from '../otlp/wire-double.js';
 
 /** A span record, its ids, times, status and the view objects the fold builds from it. */
 const SPAN_BYTES = 1_200;
@@ -24,6 +25,8 @@ function valueBytes(value: DecodedValue): number {
     for (const item of value) bytes += 8 + valueBytes(item);
     return bytes;
   }
+  // A kvlist: a map like any attribute map. (A boxed double, a number, a boolean, null: one slot.)
+  if (value !== null && typeof value === 'object' && !isWireDouble(value)) return mapBytes(value);
   return 16;
 }
 

@@ -1,28 +1,42 @@
 /**
  * Delivers folded spans upstream over OTLP/HTTP, one request at a time, in
- * order. 429, 502, 503, 504, network errors and timeouts are retried with
- * doubling backoff (a `Retry-After` wins) until the batch is delivered: a
- * batch is given up only when `upstream.maxAttempts` is set and spent, or when
- * upstream refuses it for good (another 4xx/5xx), and then it is counted and
- * logged. A delivered or given-up batch releases its stored requests, so the
- * persistent queue forgets them; a batch still queued when the gateway stops
- * stays in the queue on disk for the next start.
+ * order (docs/gateway.md, "Delivery guarantee"). 408, 429, 502, 503, 504,
+ * network errors and timeouts are retried with doubling backoff (a
+ * `Retry-After` wins) until the batch is delivered. Any other status refuses
+ * the batch for good: it is split in two and each half sent again, down to
+ * single spans, so only the spans upstream refuses are dropped, counted and
+ * logged with their trace ids. A span the encoder cannot write is repaired
+ * (the value replaced by a marker), never dropped with its batch-mates. A
+ * delivered or given-up batch releases its stored requests, so the persistent
+ * queue forgets them; a batch still queued when the gateway stops stays in
+ * the queue on disk for the next start.
  */
 import { diag } from '@opentelemetry/api';
+import { encodableSpansOf } from '../otlp/encodable-of-decoded.js';
 import type { EncodableSpan } from '../otlp/otlp-encode.js';
 import { encodeTraceRequestJson, encodeTraceRequestProtobuf } from '../otlp/otlp-encode.js';
+import { decodeOtlpJsonSpans } from '../otlp/otlp-json-spans.js';
+import { decodeExportTraceRequest } from '../otlp/otlp-protobuf.js';
+import { repairedSpan } from '../otlp/repair-span.js';
 import type { GatewayConfig } from './config.js';
+import { DropLog } from './drop-log.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import type { SpillRecord } from './spill-log.js';
 
+/** Statuses OTLP/HTTP says to retry, and 408 (the request timed out on the way). */
 const RETRYABLE = new Set([408, 429, 502, 503, 504]);
 
 interface Batch {
   readonly body: Uint8Array;
   readonly spans: number;
-  /** Spans of each stored request in the batch. */
+  /**
+   * Spans of each stored request in the batch. When a batch is split, the
+   * later half carries them all: halves are delivered in order, so the stored
+   * requests are released only once both halves are done.
+   */
   readonly records: ReadonlyMap<SpillRecord, number>;
 }
+
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -60,6 +74,7 @@ export class Forwarder {
   #failures = 0;
   #draining = false;
   #running: Promise<void> = Promise.resolve();
+  readonly #drops = new DropLog();
 
   constructor(config: GatewayConfig['upstream'], metrics: GatewayMetrics) {
     this.#config = config;
@@ -89,25 +104,96 @@ export class Forwarder {
     if (spans.length === 0) return;
     const byRecord = new Map<SpillRecord, number>();
     for (const record of records) if (record) byRecord.set(record, (byRecord.get(record) ?? 0) + 1);
-    let body: Uint8Array | undefined;
-    try {
-      body = this.#config.encoding === 'json' ? encodeTraceRequestJson(spans) : encodeTraceRequestProtobuf(spans);
-    } catch (error) {
-      diag.error('agent-incidents gateway: spans could not be encoded', error);
-      body = undefined;
+    const { body, sent } = this.#encode(spans);
+    if (sent < spans.length) {
+      this.#metrics.dropped('unencodable', spans.length - sent);
+      this.#drops.write({ reason: 'unencodable', spans: spans.length - sent, traceIds: spans.map((s) => s.traceId), detail: 'the span could not be encoded, even repaired' });
     }
-    if (!body) {
-      // Spans that cannot be encoded would fail the same way after a restart: dropped, counted, logged.
-      this.#metrics.dropped('unencodable', spans.length);
+    if (body === undefined) {
       releaseAll(byRecord);
       return;
     }
-    this.#queue.push({ body, spans: spans.length, records: byRecord });
-    this.#backlog += spans.length;
-    this.#backlogBytes += body.length;
+    this.#enqueue({ body, spans: sent, records: byRecord });
+  }
+
+  #enqueue(batch: Batch, first = false): void {
+    if (first) this.#queue.unshift(batch);
+    else this.#queue.push(batch);
+    this.#backlog += batch.spans;
+    this.#backlogBytes += batch.body.length;
     if (!this.#draining && !this.#stop.signal.aborted) {
       this.#draining = true;
       this.#running = this.#drain();
+    }
+  }
+
+  /**
+   * The request body of `spans`. One value must not cost its batch-mates:
+   * when the batch cannot be encoded, each span that cannot is repaired (its
+   * unwritable values replaced by a marker, counted); a span that still
+   * cannot is left out (`sent` says how many went in).
+   */
+  #encode(spans: readonly EncodableSpan[]): { body: Uint8Array | undefined; sent: number } {
+    const encode = this.#config.encoding === 'json' ? encodeTraceRequestJson : encodeTraceRequestProtobuf;
+    try {
+      return { body: encode(spans), sent: spans.length };
+    } catch (error) {
+      diag.warn('agent-incidents gateway: a batch could not be encoded; repairing the spans that cannot be', error);
+    }
+    const writable: EncodableSpan[] = [];
+    for (const span of spans) {
+      try {
+        encode([span]);
+        writable.push(span);
+        continue;
+      } catch {
+        // repaired below
+      }
+      const repaired = repairedSpan(span);
+      try {
+        encode([repaired.span]);
+        writable.push(repaired.span);
+        this.#metrics.valuesRepaired += repaired.repaired;
+      } catch {
+        // Not a value: the span itself cannot be written. Left out, counted by the caller.
+      }
+    }
+    return { body: writable.length === 0 ? undefined : encode(writable), sent: writable.length };
+  }
+
+  /**
+   * The two halves of a batch upstream refused for good, from its own bytes
+   * (the spans are not kept meanwhile); undefined when it holds one span or
+   * its bytes do not decode.
+   */
+  #halves(batch: Batch): [Batch, Batch] | undefined {
+    if (batch.spans < 2) return undefined;
+    let spans: EncodableSpan[];
+    try {
+      const request = this.#config.encoding === 'json' ? (JSON.parse(new TextDecoder().decode(batch.body)) as unknown) : decodeExportTraceRequest(batch.body);
+      spans = encodableSpansOf(decodeOtlpJsonSpans(request));
+    } catch (error) {
+      diag.error('agent-incidents gateway: a refused batch could not be read back to split it', error);
+      return undefined;
+    }
+    if (spans.length < 2) return undefined;
+    const middle = Math.ceil(spans.length / 2);
+    const encode = this.#config.encoding === 'json' ? encodeTraceRequestJson : encodeTraceRequestProtobuf;
+    const left = spans.slice(0, middle);
+    const right = spans.slice(middle);
+    return [
+      { body: encode(left), spans: left.length, records: new Map() },
+      { body: encode(right), spans: right.length, records: batch.records },
+    ];
+  }
+
+  /** The trace ids of a batch, read back from its bytes (for the drop log); none when they do not decode. */
+  #traceIdsOf(batch: Batch): string[] {
+    try {
+      const request = this.#config.encoding === 'json' ? (JSON.parse(new TextDecoder().decode(batch.body)) as unknown) : decodeExportTraceRequest(batch.body);
+      return decodeOtlpJsonSpans(request).map((span) => span.traceId);
+    } catch {
+      return [];
     }
   }
 
@@ -136,8 +222,18 @@ export class Forwarder {
         this.#queue.shift();
         this.#backlog -= batch.spans;
         this.#backlogBytes -= batch.body.length;
-        if (result === 'delivered') this.#metrics.spansForwarded += batch.spans;
-        else this.#metrics.dropped(result, batch.spans);
+        if (result.outcome === 'split') {
+          // Refused for good with more than one span: each half is tried on its own, in order, before anything else.
+          this.#metrics.forwardSplits += 1;
+          this.#enqueue(result.halves[1], true);
+          this.#enqueue(result.halves[0], true);
+          continue;
+        }
+        if (result.outcome === 'delivered') this.#metrics.spansForwarded += batch.spans;
+        else {
+          this.#metrics.dropped(result.outcome, batch.spans);
+          this.#drops.write({ reason: result.outcome, spans: batch.spans, traceIds: this.#traceIdsOf(batch), detail: result.detail });
+        }
         releaseAll(batch.records);
       }
     } finally {
@@ -146,12 +242,19 @@ export class Forwarder {
     }
   }
 
-  async #deliver(batch: Batch): Promise<'delivered' | 'upstream_rejected' | 'retries_exhausted' | 'stopped'> {
+  async #deliver(batch: Batch): Promise<'stopped' | { outcome: 'delivered' | 'upstream_rejected' | 'retries_exhausted'; detail: string } | { outcome: 'split'; halves: [Batch, Batch] }> {
     const { maxAttempts, initialBackoffMillis, maxBackoffMillis } = this.#config;
     let backoff = initialBackoffMillis;
     for (let attempt = 1; ; attempt += 1) {
       let wait: number | undefined;
       let failure: string;
+      // The attempt's deadline is a timer held here, cleared when the attempt ends: an `AbortSignal.timeout`
+      // combined by `AbortSignal.any` can be garbage-collected on Node 20 before it fires, and then a
+      // black-hole upstream holds the request for undici's own timeout (minutes).
+      const attemptAbort = new AbortController();
+      const onStop = (): void => attemptAbort.abort(this.#stop.signal.reason);
+      this.#stop.signal.addEventListener('abort', onStop, { once: true });
+      const deadline = setTimeout(() => attemptAbort.abort(new Error(`upstream did not answer within ${this.#config.timeoutMillis} ms (upstream.timeoutMillis)`)), this.#config.timeoutMillis);
       try {
         const response = await fetch(this.#config.endpoint, {
           method: 'POST',
@@ -160,32 +263,37 @@ export class Forwarder {
             ...this.#config.headers,
           },
           body: batch.body,
-          signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.#config.timeoutMillis)]),
+          signal: attemptAbort.signal,
         });
+        // The answer's body is read under the same deadline.
         await response.arrayBuffer().catch(() => undefined);
         if (response.ok) {
           this.#failures = 0;
-          return 'delivered';
+          return { outcome: 'delivered', detail: '' };
         }
         if (!RETRYABLE.has(response.status)) {
-          // Refused for good: the same bytes would be refused again, after a restart too.
-          diag.error(`agent-incidents gateway: upstream refused ${batch.spans} spans with HTTP ${response.status}; they are dropped`);
+          // Refused for good: the same bytes would be refused again, after a restart too. One bad span must not cost
+          // the others: halves are tried on their own until only the refused spans are left.
           this.#failures = 0;
-          return 'upstream_rejected';
+          const halves = this.#halves(batch);
+          if (halves !== undefined) return { outcome: 'split', halves };
+          return { outcome: 'upstream_rejected', detail: `HTTP ${response.status}` };
         }
         wait = retryAfterMillis(response.headers.get('retry-after'));
         failure = `HTTP ${response.status}`;
       } catch (error) {
         if (this.#stop.signal.aborted) return 'stopped';
         // A network error or a timeout: the upstream may come back.
-        failure = (error as Error).message;
+        failure = attemptAbort.signal.aborted ? String((attemptAbort.signal.reason as Error).message) : (error as Error).message;
+      } finally {
+        clearTimeout(deadline);
+        this.#stop.signal.removeEventListener('abort', onStop);
       }
       this.#failures += 1;
       if (maxAttempts !== undefined && attempt >= maxAttempts) {
         // The batch is given up: nothing is left to fail, and new requests must not be refused for it.
         this.#failures = 0;
-        diag.error(`agent-incidents gateway: ${batch.spans} spans dropped after ${attempt} attempts (upstream.maxAttempts), last: ${failure}`);
-        return 'retries_exhausted';
+        return { outcome: 'retries_exhausted', detail: `${attempt} attempts (upstream.maxAttempts), last: ${failure}` };
       }
       if (this.#failures === 1 || this.#failures % 10 === 0) diag.warn(`agent-incidents gateway: upstream failing (${failure}), ${this.#failures} attempt(s) in a row; retrying`);
       this.#metrics.forwardRetries += 1;

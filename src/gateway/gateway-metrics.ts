@@ -22,6 +22,10 @@ export class GatewayMetrics {
   /** Spans read back from the persistent queue at start. */
   spansRecovered = 0;
   forwardRetries = 0;
+  /** Values the encoder could not write, replaced by a marker so their span and its batch-mates go on. */
+  valuesRepaired = 0;
+  /** Requests split in two to isolate what upstream refused for good. */
+  forwardSplits = 0;
   readonly droppedSpans = new Map<string, number>();
   readonly requests = new Map<string, number>();
   readonly refusedSpans = new Map<string, number>();
@@ -77,6 +81,8 @@ export class GatewayMetrics {
     counter('agent_incidents_gateway_spans_duplicate_total', 'Spans received again with a trace and span id already held; held once.', this.spansDuplicate);
     counter('agent_incidents_gateway_spans_recovered_total', 'Spans read back from the persistent queue at start.', this.spansRecovered);
     counter('agent_incidents_gateway_forward_retries_total', 'Upstream requests retried.', this.forwardRetries);
+    counter('agent_incidents_gateway_values_repaired_total', 'Values that could not be forwarded as they came, replaced by a marker; their spans went on.', this.valuesRepaired);
+    counter('agent_incidents_gateway_forward_splits_total', 'Upstream requests split in two to isolate the spans upstream refused for good.', this.forwardSplits);
     lines.push('# HELP agent_incidents_gateway_spans_dropped_total Spans accepted and then dropped, by reason (only by explicit configuration or a permanent refusal).', '# TYPE agent_incidents_gateway_spans_dropped_total counter');
     if (this.droppedSpans.size === 0) lines.push('agent_incidents_gateway_spans_dropped_total{reason="retries_exhausted"} 0');
     for (const [reason, n] of this.droppedSpans) lines.push(`agent_incidents_gateway_spans_dropped_total{reason="${reason}"} ${n}`);

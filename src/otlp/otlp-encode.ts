@@ -8,8 +8,23 @@
  * have no place for most of these, and writes nothing for a bigint.
  */
 
-/** An attribute value the encoder writes. */
-export type EncodableValue = string | number | bigint | boolean | Uint8Array | readonly EncodableValue[];
+import type { WireDouble } from './wire-double.js';
+import { isWireDouble } from './wire-double.js';
+
+/**
+ * An attribute value the encoder writes, each as its `AnyValue` kind: a
+ * string, a boolean, a number (`intValue` when it is a safe integer, else
+ * `doubleValue`), a boxed `Number` (always `doubleValue`: `3.0`, `-0`,
+ * `NaN`), a bigint (`intValue`, as text past int64), bytes, an array
+ * (`arrayValue`), a plain object (`kvlistValue`), and `null` (an empty
+ * `AnyValue`).
+ */
+export type EncodableValue = string | number | bigint | boolean | Uint8Array | WireDouble | readonly (EncodableValue | undefined)[] | EncodableMap | null;
+
+/** A `kvlistValue`: entries by key. */
+export interface EncodableMap {
+  readonly [key: string]: EncodableValue | undefined;
+}
 
 /** Attributes by key. */
 export type EncodableAttributes = Readonly<Record<string, EncodableValue | undefined>>;
@@ -200,12 +215,14 @@ class Writer {
 }
 
 function writeAnyValue(w: Writer, value: EncodableValue): void {
+  // null: the empty AnyValue, no member written.
+  if (value === null) return;
   if (typeof value === 'string') w.string(1, value);
   else if (typeof value === 'boolean') {
     w.tag(2, 0);
     w.varint(value ? 1 : 0);
   } else if (typeof value === 'number') {
-    if (Number.isSafeInteger(value)) {
+    if (Number.isSafeInteger(value) && !Object.is(value, -0)) {
       w.tag(3, 0);
       w.varint64(BigInt(value));
     } else w.double(4, value);
@@ -215,14 +232,17 @@ function writeAnyValue(w: Writer, value: EncodableValue): void {
       w.varint64(value);
     } else w.string(1, value.toString());
   } else if (value instanceof Uint8Array) w.bytes(7, value);
+  else if (isWireDouble(value)) w.double(4, value.valueOf());
   else if (Array.isArray(value)) {
     w.message(5, () => {
-      for (const item of value as readonly EncodableValue[]) w.message(1, () => writeAnyValue(w, item));
+      for (const item of value as readonly (EncodableValue | undefined)[]) w.message(1, () => writeAnyValue(w, item ?? null));
     });
-  }
+  } else if (typeof value === 'object') {
+    w.message(6, () => writeAttributes(w, 1, value as EncodableMap));
+  } else throw new TypeError(`not an OTLP value: ${typeof value}`);
 }
 
-function writeAttributes(w: Writer, field: number, attributes: EncodableAttributes | undefined): void {
+function writeAttributes(w: Writer, field: number, attributes: EncodableAttributes | EncodableMap | undefined): void {
   if (!attributes) return;
   for (const key in attributes) {
     const value = attributes[key];
@@ -313,17 +333,27 @@ export function encodeTraceRequestProtobuf(spans: readonly EncodableSpan[]): Uin
 
 type Json = Record<string, unknown>;
 
+/** A double as OTLP/JSON writes it: a number, or text for what JSON has no number for (`NaN`, `±Infinity`, `-0`). */
+function jsonDouble(value: number): number | string {
+  if (Number.isFinite(value)) return Object.is(value, -0) ? '-0' : value;
+  return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+}
+
 function jsonValue(value: EncodableValue): Json {
+  if (value === null || value === undefined) return {};
   if (typeof value === 'string') return { stringValue: value };
   if (typeof value === 'boolean') return { boolValue: value };
   // OTLP/JSON writes int64 as a decimal string: exact at any size.
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? { intValue: String(value) } : { doubleValue: Number.isFinite(value) ? value : String(value) };
+  if (typeof value === 'number') return Number.isSafeInteger(value) && !Object.is(value, -0) ? { intValue: String(value) } : { doubleValue: jsonDouble(value) };
   if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX ? { intValue: value.toString() } : { stringValue: value.toString() };
   if (value instanceof Uint8Array) return { bytesValue: Buffer.from(value).toString('base64') };
-  return { arrayValue: { values: (value as readonly EncodableValue[]).map(jsonValue) } };
+  if (isWireDouble(value)) return { doubleValue: jsonDouble(value.valueOf()) };
+  if (Array.isArray(value)) return { arrayValue: { values: (value as readonly (EncodableValue | undefined)[]).map((item) => jsonValue(item ?? null)) } };
+  if (typeof value === 'object') return { kvlistValue: { values: jsonAttributes(value as EncodableMap) } };
+  throw new TypeError(`not an OTLP value: ${typeof value}`);
 }
 
-function jsonAttributes(attributes: EncodableAttributes | undefined): Json[] {
+function jsonAttributes(attributes: EncodableAttributes | EncodableMap | undefined): Json[] {
   const out: Json[] = [];
   if (!attributes) return out;
   for (const key in attributes) {

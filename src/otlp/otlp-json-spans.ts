@@ -4,13 +4,27 @@
  * nested past {@link MAX_VALUE_DEPTH} throw ({@link OtlpNestingError}). An open span (as recorded fixtures keep them) has no end time.
  */
 import type { SpanView } from '../conventions/span-view.js';
+import type { WireDouble } from './wire-double.js';
+import { isWireDouble, wireDouble } from './wire-double.js';
 
 /**
- * A decoded attribute value. Maps (`kvlistValue`) become JSON strings; bytes
- * stay bytes (sanitization reads them as UTF-8); an `intValue` beyond ±2^53
- * stays exact as a bigint.
+ * A decoded `AnyValue`, keeping its wire type so it leaves as it came
+ * (docs/gateway.md, "Values keep their type"): a string, a boolean, an
+ * `intValue` as a number (past ±2^53 an exact bigint), a `doubleValue` as a
+ * number when it has a fraction, else as a {@link WireDouble} (`3.0`, `-0`,
+ * `NaN` and the infinities would read as an int or not at all), bytes as
+ * bytes (sanitization reads them as UTF-8), an `arrayValue` as an array, a
+ * `kvlistValue` as a plain object, and an empty `AnyValue` (what an SDK's
+ * `null` array item becomes on the wire) as `null`. `undefined` only for a
+ * value no decoder could read.
  */
-export type DecodedValue = string | number | bigint | boolean | Uint8Array | DecodedValue[] | undefined;
+export type DecodedValue = string | number | bigint | boolean | Uint8Array | WireDouble | DecodedValue[] | DecodedMap | null | undefined;
+
+/** A decoded `kvlistValue`: its entries by key, later duplicates winning. */
+export interface DecodedMap {
+  [key: string]: DecodedValue;
+}
+
 
 /** A resource's or scope's own fields besides its attributes, shared by the spans under it. */
 export interface DecodedEnvelope {
@@ -151,33 +165,62 @@ function int64Of(raw: unknown): DecodedValue {
   return BigInt(n);
 }
 
+/** A `doubleValue` as OTLP/JSON writes it: a number, or `"NaN"`, `"Infinity"`, `"-Infinity"` (or any number as text). */
+function doubleOf(raw: unknown): number | undefined {
+  if (typeof raw === 'number') return raw;
+  if (typeof raw !== 'string') return undefined;
+  const text = raw.trim();
+  if (text === 'NaN') return Number.NaN;
+  if (text === 'Infinity') return Number.POSITIVE_INFINITY;
+  if (text === '-Infinity') return Number.NEGATIVE_INFINITY;
+  const n = text === '' ? Number.NaN : Number(text);
+  return Number.isNaN(n) ? undefined : n;
+}
+
 function decodeValue(raw: unknown, depth = 0): DecodedValue {
   if (depth > MAX_VALUE_DEPTH) throw new OtlpNestingError();
   const value = objectOf(raw);
   if (typeof value.stringValue === 'string') return value.stringValue;
   if (typeof value.boolValue === 'boolean') return value.boolValue;
-  if (typeof value.doubleValue === 'number') return value.doubleValue;
+  if (value.doubleValue !== undefined) {
+    const double = doubleOf(value.doubleValue);
+    if (double !== undefined) return wireDouble(double);
+  }
   if (value.intValue !== undefined) return int64Of(value.intValue);
-  if (value.arrayValue !== undefined) return listOf(objectOf(value.arrayValue).values).map((item) => decodeValue(item, depth + 1));
-  if (value.kvlistValue !== undefined) return decodedJson(attributesOf(objectOf(value.kvlistValue).values, depth + 1));
+  if (value.arrayValue !== undefined) return listOf(objectOf(value.arrayValue).values).map((item) => decodeValue(item, depth + 1) ?? null);
+  if (value.kvlistValue !== undefined) return mapOf(objectOf(value.kvlistValue).values, depth + 1);
   if (typeof value.bytesValue === 'string') return new Uint8Array(Buffer.from(value.bytesValue, 'base64'));
-  return undefined;
+  // An empty AnyValue (no member set): the wire's null, kept as one.
+  return null;
 }
 
-/** JSON text of decoded values: an exact int64 (bigint) as its digits, bytes as their UTF-8 text. */
+/** A `kvlistValue`'s entries: every key kept, an unreadable value as `null`. */
+function mapOf(list: unknown, depth: number): DecodedMap {
+  const map: DecodedMap = {};
+  for (const entry of listOf(list)) {
+    const key = text(entry.key);
+    if (key === undefined) continue;
+    map[key] = decodeValue(entry.value, depth) ?? null;
+  }
+  return map;
+}
+
+/** JSON text of decoded values: an exact int64 (bigint) as its digits, bytes as their UTF-8 text, a {@link WireDouble} as its number. */
 export function decodedJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : isWireDouble(v) ? String(v.valueOf()) : v,
+  );
 }
 
-/** A value a forwarded span attribute can hold (an OpenTelemetry `AttributeValue` without `null`s, plus bytes and exact int64). */
-export type SpanAttributeValue = string | number | bigint | boolean | Uint8Array | string[] | number[] | boolean[];
+/** A value a forwarded span attribute holds: any decoded value (see {@link DecodedValue}) but `undefined`. */
+export type SpanAttributeValue = Exclude<DecodedValue, undefined>;
 
-/** Decoded attributes as span attributes: nested values dropped from arrays, absent values left out. */
+/** Decoded attributes as span attributes: every value as it came, with its type; only unreadable ones left out. */
 export function spanAttributesOf(map: Record<string, DecodedValue>): Record<string, SpanAttributeValue> {
   const out: Record<string, SpanAttributeValue> = {};
-  for (const [key, value] of Object.entries(map)) {
-    if (Array.isArray(value)) out[key] = value.filter((v) => typeof v !== 'object') as SpanAttributeValue;
-    else if (value !== undefined) out[key] = value;
+  for (const key in map) {
+    const value = map[key];
+    if (value !== undefined) out[key] = value;
   }
   return out;
 }
@@ -188,8 +231,8 @@ export function attributesOf(list: unknown, depth = 0): Record<string, DecodedVa
   for (const entry of listOf(list)) {
     const key = text(entry.key);
     if (key === undefined || key === '') continue;
-    const value = decodeValue(entry.value, depth);
-    if (value !== undefined) attributes[key] = value;
+    // An attribute with an empty value is kept (as `null`): it was sent, and leaves as it came.
+    attributes[key] = decodeValue(entry.value, depth) ?? null;
   }
   return attributes;
 }
@@ -277,6 +320,22 @@ export function parentIsRemote(flags: number | undefined): boolean {
   return flags !== undefined && (flags & HAS_IS_REMOTE) !== 0 && (flags & IS_REMOTE) !== 0;
 }
 
+/**
+ * Attributes as the fold reads them: a {@link WireDouble} as the number it
+ * holds (`gen_ai.usage.input_tokens` sent as `120.0` is 120 tokens). The map
+ * itself when it holds none, so the common case allocates nothing.
+ */
+function viewAttributes(map: Record<string, DecodedValue>): Record<string, DecodedValue> {
+  let out: Record<string, DecodedValue> | undefined;
+  for (const key in map) {
+    const value = map[key];
+    if (!isWireDouble(value)) continue;
+    out ??= { ...map };
+    out[key] = value.valueOf();
+  }
+  return out ?? map;
+}
+
 /** The {@link SpanView} adapters read, of a decoded span. */
 export function spanViewOfDecoded(span: DecodedSpan): SpanView {
   return {
@@ -285,9 +344,9 @@ export function spanViewOfDecoded(span: DecodedSpan): SpanView {
     name: span.name,
     startMillis: millis(span.startTimeUnixNano),
     endMillis: span.endTimeUnixNano === undefined ? undefined : millis(span.endTimeUnixNano),
-    attributes: span.attributes,
-    events: span.events.map((e) => ({ name: e.name, timeMillis: millis(e.timeUnixNano), attributes: e.attributes, droppedAttributesCount: e.droppedAttributesCount })),
-    links: span.links.map((l) => ({ spanId: l.spanId, attributes: l.attributes })),
+    attributes: viewAttributes(span.attributes),
+    events: span.events.map((e) => ({ name: e.name, timeMillis: millis(e.timeUnixNano), attributes: viewAttributes(e.attributes), droppedAttributesCount: e.droppedAttributesCount })),
+    links: span.links.map((l) => ({ spanId: l.spanId, attributes: viewAttributes(l.attributes) })),
     statusCode: span.statusCode,
     statusMessage: span.statusMessage,
     scopeName: span.scopeName,

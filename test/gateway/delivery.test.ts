@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../../src/gateway/config.js';
 import type { Gateway } from '../../src/gateway/gateway.js';
@@ -111,7 +112,8 @@ describe('accepted means delivered', () => {
   });
 
   it.each<[string, { statuses: number[]; maxAttempts?: number }, string]>([
-    ['an upstream that refuses for good (400)', { statuses: [400] }, 'upstream_rejected'],
+    // The 2-span batch is refused, then each half on its own: only then are they dropped.
+    ['an upstream that refuses every span for good (400)', { statuses: [400, 400, 400] }, 'upstream_rejected'],
     ['upstream.maxAttempts set and spent', { statuses: [503, 503, 503], maxAttempts: 2 }, 'retries_exhausted'],
   ])('drops only on %s, and counts it by reason', async (_name, { statuses, maxAttempts }, reason) => {
     const upstream = await upstreamOn(0, statuses);
@@ -125,6 +127,36 @@ describe('accepted means delivered', () => {
     // Nothing is left failing: the next request is taken.
     expect((await post(gateway, request([2]))).status).toBe(200);
   });
+
+  it.each([['json'], ['protobuf']] as const)(
+    'isolates the spans upstream refuses for good (%s): their batch-mates are delivered, only they are dropped, counted and logged with their trace ids',
+    async (encoding) => {
+      // Upstream refuses any request holding a span marked poison, as a backend refuses one bad trace.
+      const upstream = await startUpstream([], 0, (spans) => (spans.some((span) => span.attributes['test.poison'] === true) ? 400 : undefined));
+      open.upstreams.push(upstream);
+      const logged: string[] = [];
+      diag.setLogger({ error: (m: string) => logged.push(m), warn: () => undefined, info: () => undefined, debug: () => undefined, verbose: () => undefined }, DiagLogLevel.ERROR);
+      try {
+        const gateway = await gatewayTo(upstream.port, { upstream: { encoding }, limits: { upstreamFailingAttempts: 1_000 } });
+        // 128 runs (256 spans) in one request: the chat span of runs 7 and 99 is poison.
+        const runs = Array.from({ length: 128 }, (_, i) => i);
+        const body = JSON.parse(request(runs)) as { resourceSpans: { scopeSpans: { spans: { name: string; traceId: string; attributes: object[] }[] }[] }[] };
+        const spans = body.resourceSpans[0]!.scopeSpans[0]!.spans;
+        const poisoned = [spans[2 * 7 + 1]!, spans[2 * 99 + 1]!];
+        for (const span of poisoned) span.attributes.push({ key: 'test.poison', value: { boolValue: true } });
+        expect((await post(gateway, JSON.stringify(body))).status).toBe(200);
+        await gateway.flush();
+        expect(upstream.received).toHaveLength(254);
+        expect(gateway.metrics.droppedSpans.get('upstream_rejected')).toBe(2);
+        expect(gateway.metrics.spansForwarded).toBe(254);
+        const lines = logged.filter((m) => m.includes('spans_dropped'));
+        const dropped = lines.flatMap((m) => (JSON.parse(m.slice(m.indexOf('{'))) as { trace_ids: string[] }).trace_ids);
+        expect(dropped.sort()).toEqual(poisoned.map((span) => span.traceId).sort());
+      } finally {
+        diag.disable();
+      }
+    },
+  );
 
   it('stops within shutdown.timeoutMillis whatever upstream does, and the next start delivers what it held', async () => {
     const dir = scratch();

@@ -21,7 +21,7 @@ describe('decodeOtlpJsonSpans', () => {
     expect(decodeOtlpJsonSpans(input)).toEqual([]);
   });
 
-  it('decodes every attribute value type and keeps an open span open', () => {
+  it('decodes every attribute value type with its wire type and keeps an open span open', () => {
     const [decoded] = decodeOtlpJsonSpans(
       span({
         endTimeUnixNano: '0',
@@ -32,12 +32,21 @@ describe('decodeOtlpJsonSpans', () => {
           { key: 'b', value: { boolValue: true } },
           { key: 'a', value: { arrayValue: { values: [{ stringValue: 'p' }, { stringValue: 'q' }] } } },
           { key: 'm', value: { kvlistValue: { values: [{ key: 'k', value: { stringValue: 'v' } }] } } },
+          { key: 'e', value: {} },
+          { key: 'n', value: { arrayValue: { values: [{ stringValue: 'p' }, {}, { arrayValue: {} }, { kvlistValue: {} }] } } },
+          { key: 'w', value: { doubleValue: 3 } },
+          { key: 'nan', value: { doubleValue: 'NaN' } },
+          { key: 'inf', value: { doubleValue: '-Infinity' } },
           { key: '', value: { stringValue: 'dropped' } },
         ],
         status: { code: 2, message: 'boom' },
       }),
     );
-    expect(decoded?.attributes).toEqual({ s: 'x', i: 42, d: 1.5, b: true, a: ['p', 'q'], m: '{"k":"v"}' });
+    const { w, nan, inf, ...plain } = decoded!.attributes;
+    expect(plain).toEqual({ s: 'x', i: 42, d: 1.5, b: true, a: ['p', 'q'], m: { k: 'v' }, e: null, n: ['p', null, [], {}] });
+    // Doubles JavaScript would read as ints (or could not write as JSON numbers) stay doubles: boxed Numbers.
+    expect([w, nan, inf].every((v) => v instanceof Number)).toBe(true);
+    expect([w, nan, inf].map(Number)).toEqual([3, Number.NaN, Number.NEGATIVE_INFINITY]);
     expect(decoded?.endTimeUnixNano).toBeUndefined();
     const view = spanViewOfDecoded(decoded!);
     expect(view).toMatchObject({ spanId: SPAN, startMillis: 1_700_000_000_000, endMillis: undefined, statusCode: 2, statusMessage: 'boom' });

@@ -9,8 +9,13 @@ import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
 
-/** Starts the receiver (on `port`, or a free one); `statuses` are answered in order (a 503 with `Retry-After: 0`). */
-export async function startUpstream(statuses: number[] = [], port = 0) {
+/**
+ * Starts the receiver (on `port`, or a free one); `statuses` are answered in
+ * order (a 503 with `Retry-After: 0`). Once they run out, `refuse` (if given)
+ * may answer a request by its decoded spans: a status to refuse it with, or
+ * undefined to take it.
+ */
+export async function startUpstream(statuses: number[] = [], port = 0, refuse?: (spans: DecodedSpan[]) => number | undefined) {
   const received: DecodedSpan[] = [];
   const bodies: Buffer[] = [];
   let requests = 0;
@@ -19,12 +24,20 @@ export async function startUpstream(statuses: number[] = [], port = 0) {
     request.on('data', (c: Buffer) => chunks.push(c));
     request.on('end', () => {
       requests += 1;
-      const status = statuses.shift() ?? 200;
-      if (status === 200) {
-        const body = Buffer.concat(chunks);
-        bodies.push(body);
+      const body = Buffer.concat(chunks);
+      const decode = (): DecodedSpan[] => {
         const json = (request.headers['content-type'] ?? '').startsWith('application/json');
-        received.push(...decodeOtlpJsonSpans(json ? (JSON.parse(body.toString('utf8')) as unknown) : decodeExportTraceRequest(body)));
+        return decodeOtlpJsonSpans(json ? (JSON.parse(body.toString('utf8')) as unknown) : decodeExportTraceRequest(body));
+      };
+      let status = statuses.shift();
+      let spans: DecodedSpan[] | undefined;
+      if (status === undefined) {
+        spans = decode();
+        status = refuse?.(spans) ?? 200;
+      }
+      if (status === 200) {
+        bodies.push(body);
+        received.push(...(spans ?? decode()));
       }
       response.writeHead(status, status === 503 ? { 'retry-after': '0' } : {});
       response.end();
