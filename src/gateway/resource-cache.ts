@@ -10,7 +10,7 @@ import type { Resource } from '@opentelemetry/resources';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { EncodableResource, EncodableScope } from '../otlp/otlp-encode.js';
 import type { DecodedEnvelope, DecodedScope, DecodedSpan, DecodedValue } from '../otlp/otlp-json-spans.js';
-import { decodedJson, spanAttributesOf } from '../otlp/otlp-json-spans.js';
+import { decodedKey, spanAttributesOf } from '../otlp/otlp-json-spans.js';
 import type { Sanitizer } from '../sanitize/sanitizer.js';
 import { sanitizeAttributeMap, UNSANITIZABLE } from '../sanitize/sanitizer.js';
 import { createTally } from '../sanitize/scrubber.js';
@@ -70,7 +70,7 @@ export class ResourceCache {
   #resource(decoded: Record<string, DecodedValue>, envelope: DecodedEnvelope): { resource: Resource; otlpResource: EncodableResource } {
     let entry = this.#byResource.get(decoded);
     if (entry) return entry;
-    const key = decodedJson([decoded, envelope.schemaUrl, envelope.droppedAttributesCount]);
+    const key = decodedKey([decoded, envelope.schemaUrl, envelope.droppedAttributesCount]);
     entry = this.#resources.get(key);
     if (!entry) {
       const attributes = this.#attributes(decoded);
@@ -87,7 +87,7 @@ export class ResourceCache {
   #scope(decoded: DecodedScope): EncodableScope {
     let scope = this.#byScope.get(decoded);
     if (scope) return scope;
-    const key = decodedJson(decoded);
+    const key = decodedKey(decoded);
     scope = this.#scopes.get(key);
     if (!scope) {
       scope = {

@@ -205,11 +205,28 @@ function mapOf(list: unknown, depth: number): DecodedMap {
   return map;
 }
 
-/** JSON text of decoded values: an exact int64 (bigint) as its digits, bytes as their UTF-8 text, a {@link WireDouble} as its number. */
-export function decodedJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : isWireDouble(v) ? String(v.valueOf()) : v,
-  );
+/**
+ * A text that is equal for two decoded values exactly when they are equal
+ * with their types: every value is written as `[kind, content]`, so the
+ * string `""` and empty bytes, the int `3` and the double `3.0`, `-0` and `0`,
+ * a map and an array never share a key. The gateway caches resources and
+ * scopes under it.
+ */
+export function decodedKey(value: unknown): string {
+  return JSON.stringify(tagged(value));
+}
+
+function tagged(value: unknown): unknown {
+  if (value === null || value === undefined) return ['n'];
+  if (typeof value === 'string') return ['s', value];
+  if (typeof value === 'boolean') return ['b', value];
+  if (typeof value === 'bigint') return ['i', value.toString()];
+  if (typeof value === 'number') return ['i', Object.is(value, -0) ? '-0' : String(value)];
+  if (isWireDouble(value)) return ['d', Object.is(value.valueOf(), -0) ? '-0' : String(value.valueOf())];
+  if (value instanceof Uint8Array) return ['y', Buffer.from(value).toString('base64')];
+  if (Array.isArray(value)) return ['a', value.map(tagged)];
+  if (typeof value === 'object') return ['m', Object.entries(value).map(([key, item]) => [key, tagged(item)])];
+  return ['?', String(value)];
 }
 
 /** A value a forwarded span attribute holds: any decoded value (see {@link DecodedValue}) but `undefined`. */
