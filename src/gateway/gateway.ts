@@ -141,7 +141,11 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       let records: (SpillRecord | undefined)[] = [];
       const now = Date.now();
       let slice = performance.now();
-      for (const trace of store.takeReady(now, all, memoryTight())) {
+      // The forward backlog is bounded where it grows: no more is taken than it has room for; the rest stays held
+      // (bounded by the hold limits, which refuse senders when full) until the backlog drains.
+      const room = limits.maxForwardBacklogSpans - forwarder.backlogSpans;
+      if (room <= 0) return;
+      for (const trace of store.takeReady(now, all, memoryTight(), forwarder.backlogSpans === 0 ? limits.maxForwardBacklogSpans : room)) {
         try {
           const judged = judgeTrace(trace.spans, judge, now);
           for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
@@ -362,10 +366,20 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   // What an earlier process left goes out first.
   recover();
 
-  const flush = async (): Promise<void> => {
-    await release(true);
-    await forwarder.idle();
+  /** Releases every held trace and waits for the forwarder, a backlog's worth at a time, until nothing is held or `until` (epoch ms) passes. */
+  const drain = async (until: number): Promise<void> => {
+    do {
+      await release(true);
+      if (until === Number.POSITIVE_INFINITY) {
+        await forwarder.idle();
+        continue;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([forwarder.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, until - Date.now()))))]);
+      clearTimeout(timer);
+    } while (store.traces > 0 && Date.now() < until);
   };
+  const flush = (): Promise<void> => drain(Number.POSITIVE_INFINITY);
   let closed: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     closing = true;
@@ -380,11 +394,9 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     const cut = setTimeout(() => server.closeAllConnections(), Math.min(2_000, remaining() / 4));
     await serverClosed;
     clearTimeout(cut);
-    await release(true);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([forwarder.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, remaining())))]);
-    clearTimeout(timer);
-    const left = await forwarder.stop();
+    await drain(deadline);
+    // Spans still held (the backlog never drained in time) are left like those queued upstream.
+    const left = (await forwarder.stop()) + store.spans;
     if (left > 0 && spill) diag.warn(`agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis stay in ${spill.directory} for the next start`);
     if (left > 0 && !spill) {
       metrics.dropped('shutdown', left);

@@ -179,12 +179,17 @@ export class TraceStore {
    * Takes the traces ready at `now` (all of them with `all`): after the
    * decision wait since its last span (and past any {@link holdUntil}, unless
    * `pressed` by the bounds), a trace none of whose run parts waits for its
-   * run span; any trace once no span came for the longest hold.
+   * run span; any trace once no span came for the longest hold. At most
+   * `budget` spans are taken (a trace that does not fit stays held for a
+   * later pass), except that one trace larger than the whole budget is
+   * taken alone when nothing else was.
    */
-  takeReady(now: number, all = false, pressed = false): TakenTrace[] {
+  takeReady(now: number, all = false, pressed = false, budget = Number.POSITIVE_INFINITY): TakenTrace[] {
     const ready: TakenTrace[] = [];
     const refusedSendersAway = !pressed && now < this.#notBefore;
+    let taken = 0;
     for (const [traceId, held] of this.#traces) {
+      if (taken >= budget) break;
       const quiet = now - held.lastSeen >= this.#timing.decisionWaitMillis && !refusedSendersAway;
       // Measured from the last span: a long run that keeps sending is not a crashed one.
       const expired = now - held.lastSeen >= this.#timing.maxHoldMillis;
@@ -194,6 +199,8 @@ export class TraceStore {
         held.waiting ??= waitsForRun(held.spans, this.#adapters, this.#judged);
         if (held.waiting) continue;
       }
+      if (taken + held.spans.length > budget && taken > 0) continue;
+      taken += held.spans.length;
       this.#traces.delete(traceId);
       this.#spans -= held.spans.length;
       this.#bytes -= held.bytes;

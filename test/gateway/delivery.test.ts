@@ -78,6 +78,13 @@ function request(traces: number[]): string {
   return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'delivery-test' } }] }, scopeSpans: [{ scope: { name: 'test' }, spans: traces.flatMap(runSpans) }] }] });
 }
 
+async function gaugeOf(gateway: Gateway, name: string): Promise<number> {
+  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  return Number(text.split('\n').find((line) => line.startsWith(`${name} `))?.split(' ')[1]);
+}
+const backlogOf = (gateway: Gateway): Promise<number> => gaugeOf(gateway, 'agent_incidents_gateway_forward_backlog_spans');
+const heldTracesOf = (gateway: Gateway): Promise<number> => gaugeOf(gateway, 'agent_incidents_gateway_traces_held');
+
 function post(gateway: Gateway, body: string): Promise<Response> {
   return fetch(`${gateway.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 }
@@ -109,6 +116,29 @@ describe('accepted means delivered', () => {
     expect(gateway.metrics.spansDropped).toBe(0);
     // Once a delivery succeeds, intake opens again.
     expect((await post(gateway, request([1000]))).status).toBe(200);
+  });
+
+  it('never lets the forward backlog pass limits.maxForwardBacklogSpans: what has no room stays held until the backlog drains, then is delivered', async () => {
+    const port = await downPort();
+    const gateway = await gatewayTo(port, { limits: { maxForwardBacklogSpans: 8, upstreamFailingAttempts: 1_000 }, shutdown: { timeoutMillis: 1_000 } });
+    // Ten requests of one run (2 spans) each at once: more are taken than the backlog has room for (intake sees
+    // only the backlog, and the held traces go to it later). Those without room must stay held.
+    const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => post(gateway, request([i])).then((r) => r.status)));
+    const accepted = statuses.filter((status) => status === 200).length * 2;
+    expect(accepted).toBeGreaterThan(8);
+    const backlog: number[] = [];
+    const held: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      // The release tick runs every 10 ms; watch it for a while.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      backlog.push(await backlogOf(gateway));
+      held.push(await heldTracesOf(gateway));
+    }
+    expect(Math.max(...backlog)).toBe(8);
+    expect(held.at(-1)).toBe((accepted - 8) / 2);
+    const upstream = await upstreamOn(port);
+    await expect.poll(() => distinct(upstream), { timeout: 10_000 }).toBe(accepted);
+    expect(gateway.metrics.spansDropped).toBe(0);
   });
 
   it.each<[string, { statuses: number[]; maxAttempts?: number }, string]>([
