@@ -46,6 +46,13 @@ export interface TraceFoldOptions {
    * the run that span belongs to. @default none
    */
   readonly nestedJudged?: { get(parentSpanId: string): { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean } | undefined };
+  /**
+   * Spans of this trace may still come (the gateway refused a sender with a
+   * retryable status and judges before it can be back): every run is judged
+   * with its evidence possibly truncated, so none reads `success`.
+   * @default false
+   */
+  readonly partsMayStillCome?: boolean;
 }
 
 /** What {@link foldTrace} found. */
@@ -158,7 +165,7 @@ export function foldTrace(spans: readonly SpanView[], options: TraceFoldOptions 
 
   const begin = (span: SpanView): void => {
     folder.start(span, span);
-    if (options.judgedAsStandIns?.has(span.spanId) && folder.isRun(span.spanId)) folder.markEvidenceTruncated(span.spanId);
+    if ((options.partsMayStillCome === true || options.judgedAsStandIns?.has(span.spanId) === true) && folder.isRun(span.spanId)) folder.markEvidenceTruncated(span.spanId);
     const nested = options.nestedJudged?.get(span.spanId);
     if (nested) folder.nestedRunJudged(span.spanId, nested.sideEffects, nested.evidenceTruncated, span.startMillis);
   };

@@ -55,6 +55,16 @@ export const GATEWAY_CONFIG = z
         maxHoldMillis: longMillis.positive().default(300_000),
         /** How often held traces are checked. @default 250 */
         tickMillis: timerMillis.default(250),
+        /**
+         * How long a sender refused with 429 or 503 (or that found the gateway
+         * down) may take to send again: the collector's exporter backs off up
+         * to 10 s with ±50% jitter, or Retry-After when that is longer. Traces
+         * are held that long after a refusal for a cause judging does not cure,
+         * and after a start with a persistent queue (a restart: senders were
+         * refused while the gateway was down); a trace judged sooner never
+         * reads `success` (docs/gateway.md, "Late parts"). @default 15000
+         */
+        refusedSenderBackoffMillis: longMillis.default(15_000),
       })
       .strict()
       .prefault({}),

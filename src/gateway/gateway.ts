@@ -91,6 +91,9 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     }
   }
   const store = new TraceStore(limits, config.hold, { judged: judge.released.runs });
+  // A gateway with a persistent queue that starts is usually one that restarts: senders found it down and will
+  // send again. It cannot know what they hold, so it waits for them as after a refusal (docs/gateway.md, "Late parts").
+  if (spill) store.holdUntil(Date.now() + config.hold.refusedSenderBackoffMillis + config.hold.decisionWaitMillis);
   const forwarder = new Forwarder(config.upstream, metrics);
   let closing = false;
   /** Decompressed bodies read and not yet held or refused. */
@@ -147,7 +150,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       if (room <= 0) return;
       for (const trace of store.takeReady(now, all, memoryTight(), forwarder.backlogSpans === 0 ? limits.maxForwardBacklogSpans : room)) {
         try {
-          const judged = judgeTrace(trace.spans, judge, now);
+          const judged = judgeTrace(trace.spans, judge, now, trace.partsMayStillCome);
           for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
           for (const span of judged.spans) batch.push(span);
           for (const record of trace.records) records.push(record);
@@ -193,7 +196,11 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     response.writeHead(status, { 'content-type': type, ...(closing ? { connection: 'close' } : {}), ...headers });
     response.end(body);
   };
+  /** Until when a sender refused now may come back with what it sent: the longer of its backoff and twice Retry-After, plus the decision wait. */
+  const senderBackUntil = (): number => Date.now() + Math.max(2 * limits.retryAfterSeconds * 1000, config.hold.refusedSenderBackoffMillis) + config.hold.decisionWaitMillis;
   const refuse = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
+    // A sender retries 429 and 503: until it can be back, a trace judged may miss what it sent (docs/gateway.md, "Late parts").
+    if (status === 429 || status === 503) store.expectPartsUntil(senderBackUntil());
     answer(response, status, JSON.stringify({ code: status, message }), JSON_TYPE, headers);
   };
   /**
@@ -204,7 +211,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
    * queue: judging and delivering is what frees those, and holding would lock.
    */
   const refuseAndHold = (response: ServerResponse, message: string): void => {
-    if (!closing && !memoryTight()) store.holdUntil(Date.now() + 2 * limits.retryAfterSeconds * 1000 + config.hold.decisionWaitMillis);
+    if (!closing && !memoryTight()) store.holdUntil(senderBackUntil());
     refuse(response, 503, message, later);
   };
   const later = { 'retry-after': String(limits.retryAfterSeconds) };

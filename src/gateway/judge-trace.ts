@@ -42,10 +42,13 @@ export interface JudgedTrace {
 /**
  * Judges the spans of one trace (any order, any batching). A run span that
  * arrives already judged (`incident.outcome`, by an upstream processor that
- * saw the run in process) keeps its verdict; every span is sanitized either way.
+ * saw the run in process) keeps its verdict; every span is sanitized either
+ * way. With `partsMayStillCome` (a refused sender may still bring spans of
+ * it) no run of the trace reads `success`: see `TraceFoldOptions`.
  */
-export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudgeOptions, now: number): JudgedTrace {
+export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudgeOptions, now: number, partsMayStillCome = false): JudgedTrace {
   const fold = foldTrace(received.map(spanViewOfDecoded), {
+    partsMayStillCome,
     policy: options.policy,
     adapters: options.adapters,
     judgedRuns: options.released.runs,

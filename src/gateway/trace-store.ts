@@ -77,6 +77,8 @@ export interface TakenTrace {
   readonly spans: DecodedSpan[];
   /** Parallel to `spans`. */
   readonly records: (SpillRecord | undefined)[];
+  /** Taken before a sender refused with a retryable status can be back: a part of it may still come. */
+  readonly partsMayStillCome: boolean;
 }
 
 /** What {@link TraceStore.add} did with a request's spans. */
@@ -97,6 +99,7 @@ export class TraceStore {
   #bytes = 0;
   /** No trace is judged early before this (epoch ms): a refused sender is on its way back. */
   #notBefore = 0;
+  #partsUntil = 0;
 
   /**
    * @param judged span ids of runs already judged: a part under one of them waits for nothing
@@ -173,6 +176,17 @@ export class TraceStore {
    */
   holdUntil(millis: number): void {
     if (millis > this.#notBefore) this.#notBefore = millis;
+    this.expectPartsUntil(millis);
+  }
+
+  /**
+   * A sender refused with a retryable status may bring spans of a held trace
+   * until `millis` (epoch ms): a trace taken before then is judged knowing a
+   * part of it may still come (see {@link TakenTrace.partsMayStillCome}),
+   * though it is not held for them (a refusal for memory must not hold).
+   */
+  expectPartsUntil(millis: number): void {
+    if (millis > this.#partsUntil) this.#partsUntil = millis;
   }
 
   /**
@@ -186,6 +200,8 @@ export class TraceStore {
    */
   takeReady(now: number, all = false, pressed = false, budget = Number.POSITIVE_INFINITY): TakenTrace[] {
     const ready: TakenTrace[] = [];
+    // Taken while a refused sender may still bring spans (pressed by the bounds, or at shutdown): judged as such.
+    const partsMayStillCome = now < this.#partsUntil;
     const refusedSendersAway = !pressed && now < this.#notBefore;
     let taken = 0;
     for (const [traceId, held] of this.#traces) {
@@ -204,7 +220,7 @@ export class TraceStore {
       this.#traces.delete(traceId);
       this.#spans -= held.spans.length;
       this.#bytes -= held.bytes;
-      ready.push({ spans: held.spans, records: held.records });
+      ready.push({ spans: held.spans, records: held.records, partsMayStillCome });
     }
     return ready;
   }

@@ -52,8 +52,9 @@ type Config = Partial<Omit<GatewayConfigInput, 'upstream'>> & { upstream?: Parti
 async function gatewayTo(port: number, config: Config = {}): Promise<Gateway> {
   const gateway = await createGateway({
     listen: { host: '127.0.0.1', port: 0 },
-    hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10 },
+    // No wait for refused senders unless a test asks for one (the default, 15 s, is the collector's backoff).
     ...config,
+    hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 0, ...config.hold },
     upstream: { initialBackoffMillis: 10, maxBackoffMillis: 50, ...config.upstream, endpoint: `http://127.0.0.1:${port}/v1/traces` },
   });
   open.gateways.push(gateway);
@@ -275,6 +276,32 @@ describe('accepted means delivered', () => {
     expect((await post(gateway, JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans: [run] }] }] }))).status).toBe(200);
     expect((await post(gateway, request([2, 3, 4]))).status).toBe(503);
     await expect.poll(() => upstream.received.length, { timeout: 1_000 }).toBe(1);
+  });
+
+  it.each([
+    ['after a refusal that does not hold (a full persistent queue)', true],
+    ['after a start with a persistent queue (a restart: senders found it down)', false],
+  ])('judges a trace taken while a refused sender may still be back as at best incomplete, never success: %s', async (_name, refuse) => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, {
+      hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 60_000 },
+      persistence: { directory: scratch(), maxBytes: refuse ? 1_500 : 1_000_000 },
+    });
+    expect((await post(gateway, request([1]))).status).toBe(200);
+    if (refuse) expect((await post(gateway, request([2, 3, 4, 5]))).status).toBe(503);
+    // Judged now, before the sender's backoff is over: the run's verdict says its evidence may be incomplete.
+    await gateway.flush();
+    const run = upstream.received.find((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent');
+    expect(run?.attributes['incident.outcome']).toBe('incomplete');
+    expect(run?.attributes['incident.missing_facts']).toContain('evidence_truncated');
+  });
+
+  it('judges the same run success when no sender was refused', async () => {
+    const upstream = await upstreamOn();
+    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 60_000 } });
+    expect((await post(gateway, request([1]))).status).toBe(200);
+    await gateway.flush();
+    expect(upstream.received.find((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent')?.attributes['incident.outcome']).toBe('success');
   });
 
   it('holds a span sent twice once, and counts the duplicate', async () => {
