@@ -26,6 +26,8 @@ export class GatewayMetrics {
   valuesRepaired = 0;
   /** Requests split in two to isolate what upstream refused for good. */
   forwardSplits = 0;
+  /** Runs judged while a sender refused with a retryable status could still bring a part of them: at best `incomplete`. */
+  runsJudgedEarly = 0;
   readonly droppedSpans = new Map<string, number>();
   readonly requests = new Map<string, number>();
   readonly refusedSpans = new Map<string, number>();
@@ -83,6 +85,7 @@ export class GatewayMetrics {
     counter('agent_incidents_gateway_forward_retries_total', 'Upstream requests retried.', this.forwardRetries);
     counter('agent_incidents_gateway_values_repaired_total', 'Values that could not be forwarded as they came, replaced by a marker; their spans went on.', this.valuesRepaired);
     counter('agent_incidents_gateway_forward_splits_total', 'Upstream requests split in two to isolate the spans upstream refused for good.', this.forwardSplits);
+    counter('agent_incidents_gateway_runs_judged_early_total', 'Runs judged while a refused sender could still bring a part of them (at best incomplete, evidence_truncated).', this.runsJudgedEarly);
     lines.push('# HELP agent_incidents_gateway_spans_dropped_total Spans accepted and then dropped, by reason (only by explicit configuration or a permanent refusal).', '# TYPE agent_incidents_gateway_spans_dropped_total counter');
     if (this.droppedSpans.size === 0) lines.push('agent_incidents_gateway_spans_dropped_total{reason="retries_exhausted"} 0');
     for (const [reason, n] of this.droppedSpans) lines.push(`agent_incidents_gateway_spans_dropped_total{reason="${reason}"} ${n}`);

@@ -152,6 +152,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
         try {
           const judged = judgeTrace(trace.spans, judge, now, trace.partsMayStillCome);
           for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
+          if (trace.partsMayStillCome) metrics.runsJudgedEarly += judged.outcomes.length;
           for (const span of judged.spans) batch.push(span);
           for (const record of trace.records) records.push(record);
         } catch (error) {

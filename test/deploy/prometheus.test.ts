@@ -37,6 +37,7 @@ const CONTRACT_METRICS = new Set([
   'agent_incidents_gateway_spans_dropped_total',
   'agent_incidents_gateway_spans_held',
   'agent_incidents_gateway_forward_backlog_spans',
+  'agent_incidents_gateway_runs_judged_early_total',
 ]);
 
 
