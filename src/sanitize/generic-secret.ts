@@ -24,7 +24,7 @@ import { Buffer } from 'node:buffer';
 import type { CredentialName } from './credential-words.js';
 import { credentialName, isLoginVerb, isPasswordLetterFlag, isPublicName, isUserNameFlag, mayBeLoginVerb, mayNameCredential, mayNamePublic } from './credential-words.js';
 import { isPlaceholder } from './placeholder.js';
-import { looksRandom, looksRandomAlone, measureRun } from './secret-shape.js';
+import { looksRandom, looksRandomAlone, looksRandomPiece, measureRun } from './secret-shape.js';
 
 const MARKER = '[redacted:';
 /** Separator characters between a name and its value before the context is lost. */
@@ -714,7 +714,7 @@ export function isComposite(text: string, start: number, end: number): boolean {
     const c = i < end ? text.charCodeAt(i) : 45;
     if (c === 45 || c === 95 || c === 46 || c === 47 || c === 58) {
       // A long random piece that is no hex digest (`…_mockPG4ZsoxmjHOyUFw4idWG_…`) makes a key, whatever words surround it.
-      if (i - pieceStart >= 16 && !isHexOrUuid(text, pieceStart, i) && looksRandom(measureRun(text, pieceStart, i))) return false;
+      if (i - pieceStart >= 16 && !isHexOrUuid(text, pieceStart, i) && looksRandomPiece(measureRun(text, pieceStart, i))) return false;
       if (i > pieceStart) {
         pieces += 1;
         const word = isWord(text, pieceStart, i);

@@ -11,7 +11,9 @@ const WORDS = /^(?:required|optional|none|null|nil|undefined|true|false|string|s
 /** The name of an environment variable (`OPENAI_API_KEY is set`, `KEY=` then the next line's `OTHER_KEY=`): a name, not a value. */
 const VARIABLE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 /** Where a secret is kept: a secret store's reference (`op://vault/item/field`, `vault:secret/data/x#key`, an ARN, `sm://…`). */
-const STORE_REFERENCE = /^(?:op|vault|arn|sm|ssm|secretsmanager|awssm|gcpsm|azurekv|keyvault|akv|doppler|infisical|bws|k8s|secret|projects\/[^/]+\/secrets)[:/]/i;
+// A scheme in lower case then `:` (`op://…`, `vault:secret/…`, `arn:aws:…`), or a store's path (`secret/data/…`, GCP's
+// `projects/<p>/secrets/…`). Case matters and a bare `/` does not do: base64 starts with `ssM/…` by chance.
+const STORE_REFERENCE = /^(?:(?:op|vault|arn|sm|ssm|secretsmanager|awssm|gcpsm|azurekv|keyvault|akv|doppler|infisical|bws|k8s|secret):|secret\/|projects\/[^/]+\/secrets\/)/;
 /** A digest labelled by its algorithm (`hmac-sha256:4289…`, `sha256:…`): a hash of a secret is not the secret. */
 const LABELLED_DIGEST = /^(?:hmac-)?(?:sha\d+|sha3-\d+|md5|blake2[bs]?)[:=-][0-9a-fA-F+/=]{16,}$/;
 const SHAPES = /^(?:\*+|x{3,}|X{3,}|\.{3,}|…|<[^<>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^()]*\)|\{\{[^{}]*\}\}|%\([A-Za-z_]+\)s|%s|\[redacted[^\]]*\]|(?:process\.env|os\.environ|env)\b.*)$/;

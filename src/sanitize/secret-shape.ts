@@ -155,6 +155,25 @@ export function looksRandom(shape: RunShape, minLength = MIN_SECRET_LENGTH): boo
 }
 
 /**
+ * Entropy that makes a piece of 24 characters or more random whatever its
+ * turns, when it mixes both cases and digits: random base62 of that length
+ * shows 4.5 to 4.7 bits, camel-case names of words 3.8 to 4.3
+ * (`DeepSeekR1DistillQwen32B` 3.85, `MetaLlama3170BInstructTurbo` 4.25).
+ */
+const LONG_PIECE_ENTROPY = 4.5;
+
+/**
+ * True when a piece of a longer token (between `-`, `_`, `.`, `/`, `:`)
+ * looks random: {@link looksRandom}, or 24 characters or more of both cases
+ * and digits at {@link LONG_PIECE_ENTROPY} bits or more. Such a piece makes
+ * its token a key whatever words surround it (`SruUdi_vJlmcKCQJ…_mmk`).
+ */
+export function looksRandomPiece(shape: RunShape): boolean {
+  if (looksRandom(shape)) return true;
+  return shape.length >= 24 && shape.upper > 1 && shape.lower > 1 && shape.digits > 0 && shape.others === 0 && shape.entropy >= LONG_PIECE_ENTROPY;
+}
+
+/**
  * Stricter: a run that is a secret with no name or prefix around it (a
  * Cohere or Atlassian key alone in a log line). At least 32 characters, all
  * three classes, turns and short segments as random base62 shows them (99%

@@ -125,6 +125,8 @@ describe('a value after a credential name is a secret, in any form', () => {
     ['a login subcommand with flags between', 'wandb login --relogin 229e8bfd6f2b976067740378074c4a6b48d45b93', 'wandb login --relogin [redacted:secret]'],
     ['a one-letter flag glued to its value', 'mysql -u app -pq9ZfL2mXv7RtB4n orders', 'mysql -u app -p[redacted:secret] orders'],
     ['a Bundler host credential', 'BUNDLE_GEMS__CONTRIBSYS__COM=506f4469:faa4cb70', 'BUNDLE_GEMS__CONTRIBSYS__COM=[redacted:secret]'],
+    ['base64 that starts like a secret-store name (ssM/…)', 'cache:6380,password=ssM/mQx1W0Ak1hSfIei37pAC/IvjPg+fagF/j/n/8dc=,ssl=True', 'cache:6380,password=[redacted:secret],ssl=True'],
+    ['a key near its name whose short pieces read as words', 'AccountID 873412 LicenseKey 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 EditionIDs', 'AccountID 873412 LicenseKey [redacted:secret] EditionIDs'],
     ['a value followed by a parenthesis that no argument list closes', 'DB_PASSWORD=QgrAuuAztyrko( request failed', 'DB_PASSWORD=[redacted:secret]( request failed'],
     ['a password flag after a user flag, letters only', 'mysql -h db -u report -pEKZLVNgwjNbnrlob -e q', 'mysql -h db -u report -p[redacted:secret] -e q'],
     ['a password flag after a user flag, separate', 'ldapsearch -D cn=svc,dc=x -w xpilmKbxtFyivciv -b dc=x', 'ldapsearch -D cn=svc,dc=x -w [redacted:secret] -b dc=x'],
