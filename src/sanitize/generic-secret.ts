@@ -382,13 +382,16 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
     if (end - start <= 128 && mayNamePublic(text, start, end) && isPublicName(text.slice(start, end))) publicNameEnd = end;
     const login = mayBeLoginVerb(text, start, end) && isLoginVerb(text.slice(start, end));
     // A login subcommand names its argument as a strong name would, but only near: the argument must look random.
-    const strength = login ? 'strong' : nameStrength(text, start, end, previousRunStart, previousEnd);
-    const passwordFlag = strength === 'weak' && end - start === 2 && userFlagLine === lineStart && isPasswordLetterFlag(text.slice(start, end));
+    // `password='…'`: the `=` read as padding belongs to the gap after a name, not to the name.
+    let nameEnd = end;
+    while (nameEnd > start && text.charCodeAt(nameEnd - 1) === 61) nameEnd -= 1;
+    const strength = login ? 'strong' : nameStrength(text, start, nameEnd, previousRunStart, previousEnd);
+    const passwordFlag = strength === 'weak' && nameEnd - start === 2 && userFlagLine === lineStart && isPasswordLetterFlag(text.slice(start, nameEnd));
     context =
       strength === 'none'
         ? context
-        : { strength, flag: c === 45, skipped: 0, colonPath: start > 0 && text.charCodeAt(start - 1) === 58, password: !login && PASSWORD_NAME.test(text.slice(start, end)), login, passwordFlag };
-    previousEnd = end;
+        : { strength, flag: c === 45, skipped: 0, colonPath: start > 0 && text.charCodeAt(start - 1) === 58, password: !login && PASSWORD_NAME.test(text.slice(start, nameEnd)), login, passwordFlag };
+    previousEnd = strength === 'none' ? end : nameEnd;
     previousRunStart = start;
     i = end;
   }
@@ -442,7 +445,8 @@ function judgeNamedValue(text: string, gapStart: number, start: number, end: num
   if (context.passwordFlag) return quote === 0 && isPasswordValue(text.slice(start, end)) ? end : -1;
   // An Authorization scheme, known or not (`Authorization: AccessKey …`): a capitalized word with the value after it.
   // (After a flag the next item is its value: an unknown scheme word is not looked for there.)
-  if (SCHEMES.has(text.slice(start, end).toLowerCase()) || (quote === 0 && !context.flag && isSchemeWord(text, start, end))) return 0;
+  // (Nor after a password's name: a password has no scheme, `password=hunterxyz more` is its value.)
+  if (SCHEMES.has(text.slice(start, end).toLowerCase()) || (quote === 0 && !context.flag && !context.password && isSchemeWord(text, start, end))) return 0;
   let valueEnd = end;
   if (quote !== 0) {
     const close = cachedIndexOf(text, String.fromCharCode(quote), start, cache, quote);

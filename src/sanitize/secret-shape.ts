@@ -180,16 +180,16 @@ export function looksRandomPiece(shape: RunShape): boolean {
  * average at most 2.7), and over 4 bits of entropy, so hex digests and ids
  * (no upper case) and camel-case identifiers never qualify. From 40
  * characters on, 4.6 bits or more with segments of at most 4 is enough, whatever the
- * turns (see {@link LONG_RUN_ENTROPY}).
+ * turns and with or without digits (see {@link LONG_RUN_ENTROPY}).
  */
 export function looksRandomAlone(shape: RunShape): boolean {
   return (
     shape.length >= 32 &&
     shape.upper > 1 &&
     shape.lower > 1 &&
-    shape.digits > 0 &&
     shape.others * 8 <= shape.length &&
-    ((shape.switchRate >= MIN_SWITCH_RATE && shape.segmentLength <= 3 && shape.entropy >= 4) ||
+    ((shape.digits > 0 && shape.switchRate >= MIN_SWITCH_RATE && shape.segmentLength <= 3 && shape.entropy >= 4) ||
+      // Long and dense enough, digits or not: 73 random letters (a base62 key that drew no digit) show 5.2 bits.
       (shape.length >= LONG_RUN && shape.segmentLength <= MAX_SEGMENT_WITH_DIGITS && shape.entropy >= LONG_RUN_ENTROPY))
   );
 }

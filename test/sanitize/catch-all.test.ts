@@ -102,6 +102,8 @@ describe('a run looks random by its classes, turns, segments and entropy, not by
     ['a hex digest alone (no upper case)', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', false],
     ['a ULID (no lower case)', '01J9Z3K5X8QW7RTV2MNB4CDEFG', false],
     ['a long key that turns little (upper-case heavy, few digits)', 'AKCpyVVkaCFTqZSUO0KWVVomWkbCfdHviAAkWPBKXpHXTSCbRXBo8JEdzelcYmqwpPTgfwgST', true],
+    ['a long key that drew no digit', 'AKCpWEoTbjNAgMGVxcwbgbEosoNwRVrZxDkRrqjGtlvxRqpxCPdlmJdRSYXeDnUQkIaRiSWpM', true],
+    ['a long name of words and no digit', 'ListBucketIntelligentTieringConfigurations', false],
     ['a long camel-case identifier with a digit', 'AbstractSingletonProxyFactoryBeanDefinitionRegistryPostProcessor2', false],
   ])('alone: %s is %s', (_name, text, expected) => {
     expect(looksRandomAlone(shape(text))).toBe(expected);
@@ -127,6 +129,7 @@ describe('a value after a credential name is a secret, in any form', () => {
     ['a Bundler host credential', 'BUNDLE_GEMS__CONTRIBSYS__COM=506f4469:faa4cb70', 'BUNDLE_GEMS__CONTRIBSYS__COM=[redacted:secret]'],
     ['base64 that starts like a secret-store name (ssM/…)', 'cache:6380,password=ssM/mQx1W0Ak1hSfIei37pAC/IvjPg+fagF/j/n/8dc=,ssl=True', 'cache:6380,password=[redacted:secret],ssl=True'],
     ['a key near its name whose short pieces read as words', 'AccountID 873412 LicenseKey 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 EditionIDs', 'AccountID 873412 LicenseKey [redacted:secret] EditionIDs'],
+    ['a quoted password after a name glued to its =', "host='pg' user='reader' password='XXX-wX02_GycNbxOMIWD' sslmode='require'", "host='pg' user='reader' password='[redacted:secret]' sslmode='require'"],
     ['a value followed by a parenthesis that no argument list closes', 'DB_PASSWORD=QgrAuuAztyrko( request failed', 'DB_PASSWORD=[redacted:secret]( request failed'],
     ['a password flag after a user flag, letters only', 'mysql -h db -u report -pEKZLVNgwjNbnrlob -e q', 'mysql -h db -u report -p[redacted:secret] -e q'],
     ['a password flag after a user flag, separate', 'ldapsearch -D cn=svc,dc=x -w xpilmKbxtFyivciv -b dc=x', 'ldapsearch -D cn=svc,dc=x -w [redacted:secret] -b dc=x'],
