@@ -246,8 +246,9 @@ export function isSecretValue(strength: CredentialName, value: string): boolean 
 /**
  * Judges the value of a password flag given after a user flag (`-u app -p
  * <value>`): any single token of 6 or more characters with a letter in it,
- * unless it is a flag, a path, a placeholder, or one lower-case word (`-u sym
- * -pthread`). Passwords need no random look: the flags say what they are.
+ * unless it is a flag, a path, a placeholder, or one lower-case word shorter
+ * than 12 (`-u sym -pthread`). Passwords need no random look: the flags say
+ * what they are.
  */
 export function isPasswordValue(value: string): boolean {
   if (value.length < 6 || value.length > MAX_VALUE || FLAG_WORD.test(value) || isPlaceholder(value)) return false;
@@ -260,7 +261,21 @@ export function isPasswordValue(value: string): boolean {
     if (kind === 'lower' || kind === 'upper') letter = true;
     if (kind !== 'lower') notLower = true;
   }
-  return letter && notLower;
+  // One lower-case word is a flag of its own (`-pthread`, `-pedantic`); a lower-case run of 12 or more is no flag.
+  return letter && (notLower || value.length >= 12);
+}
+
+/**
+ * True when the run `text[start, end)`, glued to a marker that follows it, is
+ * the rest of a token a format rule cut: a random piece of 12 characters or
+ * more (after any prefix of words) ends it.
+ */
+function gluedToMarker(text: string, start: number, end: number): boolean {
+  let pieceEnd = end;
+  while (pieceEnd > start && !isAlnum(text.charCodeAt(pieceEnd - 1))) pieceEnd -= 1;
+  let pieceStart = pieceEnd;
+  while (pieceStart > start && isAlnum(text.charCodeAt(pieceStart - 1))) pieceStart -= 1;
+  return pieceEnd - pieceStart >= 12 && looksRandomValue(text, pieceStart, pieceEnd, 'weak', 12);
 }
 
 /** Options of {@link replaceGenericSecrets}. */
@@ -350,6 +365,17 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
       }
     }
 
+    // `SG.<22>.[redacted]`: a format rule took the end of a token (`sk-…` inside a SendGrid key); the rest of the token,
+    // glued to the marker, is part of the same secret when it looks random.
+    if (byShape && text.startsWith(MARKER, end) && gluedToMarker(text, start, end)) {
+      out += text.slice(copied, start) + redact(text.slice(start, end));
+      copied = end;
+      context = undefined;
+      previousEnd = end;
+      previousRunStart = start;
+      i = end;
+      continue;
+    }
     const atWordStart = start === 0 || text.charCodeAt(start - 1) <= 32 || isQuote(text.charCodeAt(start - 1));
     if (c === 45 && atWordStart && end - start <= 12 && isUserNameFlag(text.slice(start, end))) userFlagLine = lineStart;
     // `mysql -u app -pS3cr3t`: a password flag glued to its value, after a user flag on the same line.

@@ -132,6 +132,8 @@ describe('a value after a credential name is a secret, in any form', () => {
     ['a quoted password after a name glued to its =', "host='pg' user='reader' password='XXX-wX02_GycNbxOMIWD' sslmode='require'", "host='pg' user='reader' password='[redacted:secret]' sslmode='require'"],
     ['a value followed by a parenthesis that no argument list closes', 'DB_PASSWORD=QgrAuuAztyrko( request failed', 'DB_PASSWORD=[redacted:secret]( request failed'],
     ['a password flag after a user flag, letters only', 'mysql -h db -u report -pEKZLVNgwjNbnrlob -e q', 'mysql -h db -u report -p[redacted:secret] -e q'],
+    ['a lower-case password of 12 or more after a user flag', 'mysql -u report -pwoagsndcjejfxzma -e q', 'mysql -u report -p[redacted:secret] -e q'],
+    ['the rest of a token a format rule cut', 'key 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 used', 'key [redacted:secret][redacted:secret] used'],
     ['a password flag after a user flag, separate', 'ldapsearch -D cn=svc,dc=x -w xpilmKbxtFyivciv -b dc=x', 'ldapsearch -D cn=svc,dc=x -w [redacted:secret] -b dc=x'],
     ['a flag value that starts with dashes', 'mongosh --password --VtatTDEgomZVQzweCUzC --quiet', 'mongosh --password [redacted:secret] --quiet'],
     ['a key after a name qualified by a product noun', 'client (sdkKey=sdk-b8555931-8161-4389-8349-69000186687d, x)', 'client (sdkKey=[redacted:secret], x)'],
