@@ -83,8 +83,12 @@ describe('docs/attributes.md', () => {
     expect(firstColumn(section(attributesDoc, 'Attempt-level keys'))).toEqual([...attributes.ATTEMPT_ATTRIBUTE_KEYS]);
   });
 
+  it('documents every verdict-revision key the gateway writes, in REVISION_ATTRIBUTE_KEYS order', () => {
+    expect(firstColumn(section(attributesDoc, 'Verdict revisions'))).toEqual([...attributes.REVISION_ATTRIBUTE_KEYS]);
+  });
+
   it('documents no incident key the code does not write', () => {
-    const known = new Set<string>([...attributes.RUN_ATTRIBUTE_KEYS, ...attributes.ATTEMPT_ATTRIBUTE_KEYS]);
+    const known = new Set<string>([...attributes.RUN_ATTRIBUTE_KEYS, ...attributes.ATTEMPT_ATTRIBUTE_KEYS, ...attributes.REVISION_ATTRIBUTE_KEYS, attributes.VERDICT_REVISION_SPAN]);
     const mentioned = [...backticked(attributesDoc)].filter((token) => /^incident\.[a-z_.]+$/.test(token));
     expect(mentioned.filter((key) => !known.has(key))).toEqual([]);
   });

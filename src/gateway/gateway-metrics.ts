@@ -28,6 +28,12 @@ export class GatewayMetrics {
   forwardSplits = 0;
   /** Runs judged while a sender refused with a retryable status could still bring a part of them: at best `incomplete`. */
   runsJudgedEarly = 0;
+  /** Spans that arrived under a run already judged. */
+  lateParts = 0;
+  /** Traces judged early let go before their refused senders could be back (memory): a late part of one gets no correction. */
+  revisableEvicted = 0;
+  /** Verdicts corrected by a verdict-revision span, by the new outcome and cause. */
+  readonly revisions = new Map<string, number>();
   readonly droppedSpans = new Map<string, number>();
   readonly requests = new Map<string, number>();
   readonly refusedSpans = new Map<string, number>();
@@ -69,6 +75,11 @@ export class GatewayMetrics {
     bump(this.runs, `${outcome}\u0000${cause ?? ''}`);
   }
 
+  /** Counts a corrected verdict by its new outcome and cause. */
+  revised(outcome: string, cause: string | undefined): void {
+    bump(this.revisions, `${outcome}\u0000${cause ?? ''}`);
+  }
+
   /** The Prometheus text exposition; `held` are the live gauges. */
   render(held: { traces: number; spans: number; bytes: number; backlogSpans: number; persistedBytes: number; eventLoopDelayP99Seconds: number; eventLoopDelayMaxSeconds: number }): string {
     const lines: string[] = [];
@@ -86,6 +97,13 @@ export class GatewayMetrics {
     counter('agent_incidents_gateway_values_repaired_total', 'Values that could not be forwarded as they came, replaced by a marker; their spans went on.', this.valuesRepaired);
     counter('agent_incidents_gateway_forward_splits_total', 'Upstream requests split in two to isolate the spans upstream refused for good.', this.forwardSplits);
     counter('agent_incidents_gateway_runs_judged_early_total', 'Runs judged while a refused sender could still bring a part of them (at best incomplete, evidence_truncated).', this.runsJudgedEarly);
+    counter('agent_incidents_gateway_late_parts_total', 'Spans that arrived under a run the gateway had already judged.', this.lateParts);
+    counter('agent_incidents_gateway_revisable_traces_evicted_total', 'Traces judged early let go before their refused senders could be back, to stay under limits.maxHeldBytes: a late part of one gets no correction.', this.revisableEvicted);
+    lines.push('# HELP agent_incidents_gateway_verdicts_revised_total Verdicts corrected by an incident.verdict_revision span, by the new outcome and cause.', '# TYPE agent_incidents_gateway_verdicts_revised_total counter');
+    for (const [key, n] of this.revisions) {
+      const [outcome, cause] = key.split('\u0000');
+      lines.push(`agent_incidents_gateway_verdicts_revised_total{outcome="${outcome}",cause="${cause}"} ${n}`);
+    }
     lines.push('# HELP agent_incidents_gateway_spans_dropped_total Spans accepted and then dropped, by reason (only by explicit configuration or a permanent refusal).', '# TYPE agent_incidents_gateway_spans_dropped_total counter');
     if (this.droppedSpans.size === 0) lines.push('agent_incidents_gateway_spans_dropped_total{reason="retries_exhausted"} 0');
     for (const [reason, n] of this.droppedSpans) lines.push(`agent_incidents_gateway_spans_dropped_total{reason="${reason}"} ${n}`);

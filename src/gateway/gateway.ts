@@ -23,9 +23,10 @@ import { decodedRequestBytes } from './decoded-size.js';
 import type { ForwardedSpan } from './forwarded-span.js';
 import { Forwarder } from './forwarder.js';
 import type { TraceJudgeOptions } from './judge-trace.js';
-import { judgeTrace } from './judge-trace.js';
+import { judgeKeptTrace, judgeTrace } from './judge-trace.js';
 import { ReleasedRuns } from './released-runs.js';
 import { ResourceCache } from './resource-cache.js';
+import { RevisableTraces } from './revisable-traces.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { LoadGauge } from './load-gauge.js';
 import { readBody } from './request-body.js';
@@ -72,10 +73,11 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   const config = resolveGatewayConfig(input);
   const metrics = new GatewayMetrics();
   let judge: TraceJudgeOptions;
+  const revisable = new RevisableTraces();
   try {
     const policy = resolvePolicy(config.policy as PolicyInput);
     const sanitizer = createSanitizer(config.sanitization as SanitizationOptions);
-    judge = { policy, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(config.hold.maxHoldMillis) };
+    judge = { policy, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(config.hold.maxHoldMillis), revisable };
   } catch (error) {
     // resolvePolicy and createSanitizer name the bad option; it is a configuration error like any other.
     throw new GatewayConfigError(`invalid gateway config at policy or sanitization: ${(error as Error).message}`);
@@ -98,7 +100,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   let closing = false;
   /** Decompressed bodies read and not yet held or refused. */
   let readingBytes = 0;
-  const heldBytes = (): number => store.bytes + forwarder.backlogBytes + readingBytes;
+  const heldBytes = (): number => store.bytes + forwarder.backlogBytes + readingBytes + revisable.bytes;
   /** Near a bound (or the process past its RSS limit): traces are judged whatever refused senders may still bring, since judging is what frees room. */
   const memoryTight = (): boolean =>
     heldBytes() > limits.maxHeldBytes * PRESSURE_SHARE ||
@@ -148,10 +150,29 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       // (bounded by the hold limits, which refuse senders when full) until the backlog drains.
       const room = limits.maxForwardBacklogSpans - forwarder.backlogSpans;
       if (room <= 0) return;
+      // Kept traces are the first to give way near a bound: losing one loses only a possible correction.
+      if (memoryTight()) {
+        revisable.shrinkTo(Math.max(0, revisable.bytes - (heldBytes() - limits.maxHeldBytes * PRESSURE_SHARE)));
+        metrics.revisableEvicted = revisable.evicted;
+      }
+      // Traces judged early whose refused senders can no longer be back: judged a last time, with all that came.
+      for (const kept of revisable.expire(now)) {
+        try {
+          const judged = judgeKeptTrace(kept, judge, now);
+          for (const { outcome, cause } of judged.revisions) metrics.revised(outcome, cause);
+          for (const span of judged.spans) batch.push(span);
+        } catch (error) {
+          diag.error('agent-incidents gateway: a trace could not be judged again', error);
+        }
+      }
+      // Until when a trace judged now may still get a part: kept that long (and a decision wait) for a correction.
+      const keepUntil = store.partsUntil > now ? store.partsUntil + config.hold.decisionWaitMillis + config.hold.tickMillis : now;
       for (const trace of store.takeReady(now, all, memoryTight(), forwarder.backlogSpans === 0 ? limits.maxForwardBacklogSpans : room)) {
         try {
-          const judged = judgeTrace(trace.spans, judge, now, trace.partsMayStillCome);
+          const judged = judgeTrace(trace.spans, judge, now, trace.partsMayStillCome, closing ? now : keepUntil);
           for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
+          for (const { outcome, cause } of judged.revisions) metrics.revised(outcome, cause);
+          metrics.lateParts += judged.lateParts;
           if (trace.partsMayStillCome) metrics.runsJudgedEarly += judged.outcomes.length;
           for (const span of judged.spans) batch.push(span);
           for (const record of trace.records) records.push(record);

@@ -5,12 +5,15 @@
  * spans ready to encode. No tracer provider, no replay: the spans go out with
  * the ids, times, resource and scope they came with.
  */
+import { randomBytes } from 'node:crypto';
 import type { ConventionAdapter } from '../conventions/adapter.js';
+import type { AttributeRecord } from '../derive/incident-attributes.js';
 import { attemptVerdictAttributes, incidentAttributes, runSpanStatus } from '../derive/incident-attributes.js';
 import type { Policy } from '../derive/policy.js';
 import { foldTrace } from '../fold/fold-trace.js';
 import * as K from '../model/attributes.js';
-import type { DecodedSpan } from '../otlp/otlp-json-spans.js';
+import type { Incident } from '../model/incident.js';
+import type { DecodedScope, DecodedSpan } from '../otlp/otlp-json-spans.js';
 import { spanViewOfDecoded } from '../otlp/otlp-json-spans.js';
 import type { Sanitizer } from '../sanitize/sanitizer.js';
 import { createTally } from '../sanitize/scrubber.js';
@@ -18,6 +21,7 @@ import type { ForwardedSpan } from './forwarded-span.js';
 import { forwardedSpan } from './forwarded-span.js';
 import type { ReleasedRuns } from './released-runs.js';
 import type { ResourceCache } from './resource-cache.js';
+import type { KeptTrace, RevisableTraces } from './revisable-traces.js';
 
 /** What the judge needs, set once for the gateway. */
 export interface TraceJudgeOptions {
@@ -27,6 +31,18 @@ export interface TraceJudgeOptions {
   readonly resources: ResourceCache;
   /** Runs judged by earlier folds, for spans that arrive after their run was judged. */
   readonly released: ReleasedRuns;
+  /**
+   * Traces judged while a part could still come, kept to correct their
+   * verdicts; without it a late part is forwarded with no correction.
+   * @default none
+   */
+  readonly revisable?: RevisableTraces;
+}
+
+/** A corrected verdict: the run's new outcome and cause, as the revision span carries them. */
+export interface Revision {
+  readonly outcome: string;
+  readonly cause?: string;
 }
 
 /** A judged trace. */
@@ -37,7 +53,14 @@ export interface JudgedTrace {
   readonly outcomes: { readonly outcome: string; readonly cause?: string }[];
   /** Redactions made, by kind. */
   readonly redactions: ReadonlyMap<string, number>;
+  /** Spans that arrived under a run an earlier fold judged. */
+  readonly lateParts: number;
+  /** Verdicts corrected: one `incident.verdict_revision` span each among {@link spans}. */
+  readonly revisions: readonly Revision[];
 }
+
+/** The scope revision spans are exported under. */
+const GATEWAY_SCOPE: DecodedScope = { name: 'agent-incidents-gateway', attributes: {} };
 
 /**
  * Judges the spans of one trace (any order, any batching). A run span that
@@ -46,15 +69,21 @@ export interface JudgedTrace {
  * way. With `partsMayStillCome` (a refused sender may still bring spans of
  * it) no run of the trace reads `success`: see `TraceFoldOptions`.
  */
-export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudgeOptions, now: number, partsMayStillCome = false): JudgedTrace {
-  const fold = foldTrace(received.map(spanViewOfDecoded), {
+export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudgeOptions, now: number, partsMayStillCome = false, keepUntil = now): JudgedTrace {
+  const traceId = received[0]?.traceId;
+  // A part of a trace judged early: folded with everything its runs already had, so they are judged again whole.
+  const kept = traceId === undefined ? undefined : options.revisable?.take(traceId);
+  const again = kept ? new Set(kept.runIds) : undefined;
+  const fold = foldTrace((kept ? [...kept.spans, ...received] : received).map(spanViewOfDecoded), {
     partsMayStillCome,
     policy: options.policy,
     adapters: options.adapters,
-    judgedRuns: options.released.runs,
-    judgedAsStandIns: options.released.standIns,
+    judgedRuns: again ? { has: (id) => options.released.runs.has(id) && !again.has(id) } : options.released.runs,
+    judgedAsStandIns: again ? { has: (id) => options.released.standIns.has(id) && !again.has(id) } : options.released.standIns,
     nestedJudged: options.released.nested,
   });
+  let lateParts = 0;
+  for (const span of received) if (span.parentSpanId !== undefined && (again?.has(span.parentSpanId) === true || options.released.runs.has(span.parentSpanId))) lateParts += 1;
   options.released.remember(fold.judgedRuns, fold.standIns, fold.orphanedNested, now);
   const outcomes: JudgedTrace['outcomes'] = [];
   const tally = createTally();
@@ -79,7 +108,112 @@ export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudge
     sanitize(span, options.sanitizer, tally);
     spans.push(span);
   }
-  return { spans, outcomes, redactions: tally.byKind };
+  const revisions = kept ? revise(kept, fold.runs, options, now, spans, tally) : [];
+  if (options.revisable && keepUntil > now && (partsMayStillCome || kept) && traceId !== undefined) {
+    options.revisable.keep(traceId, keptAfter(kept, received, fold.runs, fold.judgedRuns), keepUntil);
+  }
+  return { spans, outcomes, redactions: tally.byKind, lateParts, revisions };
+}
+
+/**
+ * Judges a kept trace for the last time, once no refused sender can bring a
+ * part of it: with every span that came, and no part left to wait for. The
+ * runs whose verdict differs from the one delivered get a revision span.
+ */
+export function judgeKeptTrace(kept: KeptTrace, options: TraceJudgeOptions, now: number): JudgedTrace {
+  const again = new Set(kept.runIds);
+  const fold = foldTrace(kept.spans.map(spanViewOfDecoded), {
+    policy: options.policy,
+    adapters: options.adapters,
+    judgedRuns: { has: (id) => options.released.runs.has(id) && !again.has(id) },
+    judgedAsStandIns: { has: (id) => options.released.standIns.has(id) && !again.has(id) },
+    nestedJudged: options.released.nested,
+  });
+  const tally = createTally();
+  const spans: ForwardedSpan[] = [];
+  const revisions = revise(kept, fold.runs, options, now, spans, tally);
+  return { spans, outcomes: [], redactions: tally.byKind, lateParts: 0, revisions };
+}
+
+/** What stays kept after a fold: every span so far and the verdicts now delivered. */
+function keptAfter(kept: KeptTrace | undefined, received: readonly DecodedSpan[], runs: ReadonlyMap<string, Incident>, judgedRuns: readonly string[]): KeptTrace {
+  const verdicts = new Map<string, AttributeRecord>(kept?.verdicts);
+  const prejudged = new Set<string>();
+  for (const span of [...(kept?.spans ?? []), ...received]) if (typeof span.attributes[K.ATTR_INCIDENT_OUTCOME] === 'string') prejudged.add(span.spanId);
+  for (const [carrier, incident] of runs) if (!prejudged.has(carrier)) verdicts.set(carrier, incidentAttributes(incident));
+  return {
+    spans: kept ? [...kept.spans, ...received] : received,
+    verdicts,
+    runIds: [...new Set([...(kept?.runIds ?? []), ...judgedRuns])],
+    revisions: kept?.revisions ?? new Map(),
+  };
+}
+
+/**
+ * Appends a revision span to `out` for each run of `kept` whose verdict in
+ * `runs` differs from the one delivered, and records it in `kept` (the
+ * verdict delivered is now the revised one).
+ */
+function revise(kept: KeptTrace, runs: ReadonlyMap<string, Incident>, options: TraceJudgeOptions, now: number, out: ForwardedSpan[], tally: ReturnType<typeof createTally>): Revision[] {
+  const revisions: Revision[] = [];
+  const verdicts = kept.verdicts as Map<string, AttributeRecord>;
+  const numbers = kept.revisions as Map<string, number>;
+  for (const [carrierId, incident] of runs) {
+    const delivered = verdicts.get(carrierId);
+    if (!delivered) continue; // a carrier that arrived with this fold got its verdict written on it
+    const verdict = incidentAttributes(incident);
+    if (sameVerdict(delivered, verdict)) continue;
+    const carrier = kept.spans.find((span) => span.spanId === carrierId);
+    if (!carrier) continue;
+    const number = (numbers.get(carrierId) ?? 0) + 1;
+    numbers.set(carrierId, number);
+    verdicts.set(carrierId, verdict);
+    const span = revisionSpan(carrier, incident, verdict, number, now, options);
+    sanitize(span, options.sanitizer, tally);
+    out.push(span);
+    revisions.push({ outcome: incident.outcome, cause: incident.cause });
+  }
+  return revisions;
+}
+
+/** True when two verdicts write the same keys with the same values. */
+function sameVerdict(a: AttributeRecord, b: AttributeRecord): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
+}
+
+/**
+ * The span that carries a corrected verdict: a child of the span that
+ * carries the first one, linked to it, in the same trace and resource, under
+ * the gateway's scope, at the time of the correction.
+ */
+function revisionSpan(carrier: DecodedSpan, incident: Incident, verdict: AttributeRecord, number: number, now: number, options: TraceJudgeOptions): ForwardedSpan {
+  const at = BigInt(Math.round(now)) * 1_000_000n;
+  const attributes: Record<string, string> = {};
+  const decoded: DecodedSpan = {
+    traceId: carrier.traceId,
+    spanId: randomBytes(8).toString('hex'),
+    parentSpanId: carrier.spanId,
+    name: K.VERDICT_REVISION_SPAN,
+    kind: 1,
+    startTimeUnixNano: at,
+    endTimeUnixNano: at,
+    attributes,
+    events: [],
+    links: [{ traceId: carrier.traceId, spanId: carrier.spanId, attributes: {} }],
+    flags: (carrier.flags ?? 1) & 0xff,
+    statusCode: 0,
+    scope: GATEWAY_SCOPE,
+    resource: carrier.resource,
+    resourceEnvelope: carrier.resourceEnvelope,
+  };
+  const span = forwardedSpan(decoded, options.resources.envelopeOf(decoded));
+  Object.assign(span.attributes, verdict, { [K.ATTR_INCIDENT_REVISION_OF]: carrier.spanId, [K.ATTR_INCIDENT_REVISION_NUMBER]: number });
+  const change = runSpanStatus(incident, span.status);
+  if (change.status) span.status = change.status;
+  if (typeof change.errorType === 'string') span.attributes[K.ATTR_ERROR_TYPE] = change.errorType;
+  return span;
 }
 
 /** The verdict's keys, status and `error.type`, as the SDK processor writes them. */

@@ -126,6 +126,11 @@ export class TraceStore {
     return this.#bytes;
   }
 
+  /** Until when (epoch ms) a sender refused with a retryable status may bring spans of a held trace; 0 when none was. */
+  get partsUntil(): number {
+    return this.#partsUntil;
+  }
+
   /** Traces among `spans` the store does not hold yet. */
   newTraces(spans: readonly DecodedSpan[]): number {
     const fresh = new Set<string>();

@@ -8,7 +8,7 @@
  * Version of the attribute contract, written as `incident.schema_version`.
  * Bumped whenever a key or an enum value changes (see CHANGELOG.md).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 // Run-level keys, written on the run span (`invoke_agent`).
 /** `success` | `recovered` | `failed` | `cancelled` | `incomplete`; on every run span. */
@@ -70,6 +70,13 @@ export const ATTR_INCIDENT_TRUNCATED = 'incident.truncated';
 /** How many values sanitization removed or changed on this span (int; absent when none). */
 export const ATTR_INCIDENT_REDACTIONS = 'incident.redactions';
 
+/** Name of the span the gateway sends with a corrected verdict (docs/attributes.md, "Verdict revisions"). */
+export const VERDICT_REVISION_SPAN = 'incident.verdict_revision';
+/** On a verdict-revision span: the span id of the span that carries the run's first verdict (string). */
+export const ATTR_INCIDENT_REVISION_OF = 'incident.revision.of';
+/** On a verdict-revision span: 1 for a run's first correction, 2 for the next (int). */
+export const ATTR_INCIDENT_REVISION_NUMBER = 'incident.revision.number';
+
 /** Stable `error.type` key; set to the cause on failed and incomplete runs. */
 export const ATTR_ERROR_TYPE = 'error.type';
 
@@ -107,6 +114,9 @@ export const ATTEMPT_ATTRIBUTE_KEYS = [
   ATTR_INCIDENT_TRUNCATED,
   ATTR_INCIDENT_REDACTIONS,
 ] as const;
+
+/** The keys only a verdict-revision span carries, besides the run-span keys of its new verdict, in the order docs/attributes.md lists them. */
+export const REVISION_ATTRIBUTE_KEYS = [ATTR_INCIDENT_REVISION_OF, ATTR_INCIDENT_REVISION_NUMBER] as const;
 
 /** Name of the counter of finished runs. */
 export const METRIC_AGENT_RUNS = 'agent.runs';

@@ -255,7 +255,7 @@ describe.skipIf(!hasPromtool)(`Prometheus as compose mounts it${hasPromtool ? ''
     }
     const result = spawnSync('promtool', ['check', 'config', join(dir, posix.basename(promConfig))], { encoding: 'utf8', timeout: 60_000 });
     expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
-    expect(`${result.stdout}${result.stderr}`).toContain('SUCCESS: 11 rules found');
+    expect(`${result.stdout}${result.stderr}`).toContain('SUCCESS: 12 rules found');
     const rules = readFileSync(join(dir, 'alerts.yaml'), 'utf8');
     expect(alertsIn(rules)).toBe(alertsIn(read('deploy/prometheus/alerts.yaml')));
     expect(rules.includes('keep_firing_for')).toBe(alerts === 'alerts.quick.yaml');

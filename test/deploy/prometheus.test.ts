@@ -38,6 +38,7 @@ const CONTRACT_METRICS = new Set([
   'agent_incidents_gateway_spans_held',
   'agent_incidents_gateway_forward_backlog_spans',
   'agent_incidents_gateway_runs_judged_early_total',
+  'agent_incidents_gateway_verdicts_revised_total',
 ]);
 
 
