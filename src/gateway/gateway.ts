@@ -29,6 +29,7 @@ import { ResourceCache } from './resource-cache.js';
 import { RevisableTraces } from './revisable-traces.js';
 import { GatewayMetrics } from './gateway-metrics.js';
 import { LoadGauge } from './load-gauge.js';
+import { RefusalWindow } from './refusal-window.js';
 import { readBody } from './request-body.js';
 import type { SpillBodyType, SpillRecord } from './spill-log.js';
 import { SpillLog, SpillLogFullError, SpillLogLockedError } from './spill-log.js';
@@ -94,8 +95,10 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   }
   const store = new TraceStore(limits, config.hold, { judged: judge.released.runs });
   // A gateway with a persistent queue that starts is usually one that restarts: senders found it down and will
-  // send again. It cannot know what they hold, so it waits for them as after a refusal (docs/gateway.md, "Late parts").
-  if (spill) store.holdUntil(Date.now() + config.hold.refusedSenderBackoffMillis + config.hold.decisionWaitMillis);
+  // send again. It cannot know what they hold, so it waits for them as after a refusal, and at least as long as
+  // the senders the previous process refused can be back (docs/gateway.md, "Late parts").
+  const window = spill ? new RefusalWindow(spill.directory) : undefined;
+  if (window) store.holdUntil(Math.max(window.load(), Date.now() + config.hold.refusedSenderBackoffMillis + config.hold.decisionWaitMillis));
   const forwarder = new Forwarder(config.upstream, metrics);
   let closing = false;
   /** Decompressed bodies read and not yet held or refused. */
@@ -222,7 +225,10 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   const senderBackUntil = (): number => Date.now() + Math.max(2 * limits.retryAfterSeconds * 1000, config.hold.refusedSenderBackoffMillis) + config.hold.decisionWaitMillis;
   const refuse = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
     // A sender retries 429 and 503: until it can be back, a trace judged may miss what it sent (docs/gateway.md, "Late parts").
-    if (status === 429 || status === 503) store.expectPartsUntil(senderBackUntil());
+    if (status === 429 || status === 503) {
+      store.expectPartsUntil(senderBackUntil());
+      window?.extend(store.partsUntil);
+    }
     answer(response, status, JSON.stringify({ code: status, message }), JSON_TYPE, headers);
   };
   /**

@@ -296,6 +296,24 @@ describe('accepted means delivered', () => {
     expect(run?.attributes['incident.missing_facts']).toContain('evidence_truncated');
   });
 
+  it('remembers across a restart until when the senders it refused can be back, and holds traces that long', async () => {
+    const upstream = await upstreamOn();
+    const directory = scratch();
+    const first = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 2_000 }, limits: { retryAfterSeconds: 1 }, persistence: { directory, maxBytes: 1_500 } });
+    // A full queue refuses with 503: that sender will be back within the backoff.
+    expect((await post(first, request([2, 3, 4, 5]))).status).toBe(503);
+    const refusedAt = Date.now();
+    await first.close();
+    // The next process waits for no one of its own (no backoff), but the refused sender may still bring a part.
+    const second = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 0 }, persistence: { directory, maxBytes: 1_000_000 } });
+    expect((await post(second, request([1]))).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, refusedAt + 1_000 - Date.now())));
+    expect(upstream.received).toHaveLength(0);
+    await expect.poll(() => upstream.received.length, { timeout: 5_000 }).toBe(2);
+    expect(Date.now() - refusedAt).toBeGreaterThanOrEqual(2_000);
+    expect(upstream.received.find((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent')?.attributes['incident.outcome']).toBe('success');
+  });
+
   it('judges the same run success when no sender was refused', async () => {
     const upstream = await upstreamOn();
     const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 60_000 } });
