@@ -401,10 +401,16 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   // What an earlier process left goes out first.
   recover();
 
-  /** Releases every held trace and waits for the forwarder, a backlog's worth at a time, until nothing is held or `until` (epoch ms) passes. */
-  const drain = async (until: number): Promise<void> => {
+  /**
+   * Releases held traces (every one with `all`, else those ready) and waits
+   * for the forwarder, a backlog's worth at a time, until none is left to
+   * release or `until` (epoch ms) passes.
+   */
+  const drain = async (until: number, all = true): Promise<void> => {
     do {
-      await release(true);
+      const before = store.traces;
+      await release(all);
+      if (!all && store.traces === before) break;
       if (until === Number.POSITIVE_INFINITY) {
         await forwarder.idle();
         continue;
@@ -429,10 +435,12 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     const cut = setTimeout(() => server.closeAllConnections(), Math.min(2_000, remaining() / 4));
     await serverClosed;
     clearTimeout(cut);
-    await drain(deadline);
+    // With a persistent queue, a trace a refused sender may still bring a part of stays there unjudged: the next
+    // start holds it for that sender. Without one, judging it now (at best incomplete) is all that is left.
+    await drain(deadline, !spill || store.partsUntil <= Date.now());
     // Spans still held (the backlog never drained in time) are left like those queued upstream.
     const left = (await forwarder.stop()) + store.spans;
-    if (left > 0 && spill) diag.warn(`agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis stay in ${spill.directory} for the next start`);
+    if (left > 0 && spill) diag.warn(`agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis, or held for refused senders, stay in ${spill.directory} for the next start`);
     if (left > 0 && !spill) {
       metrics.dropped('shutdown', left);
       diag.error(`agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis are dropped (no persistence.directory)`);
