@@ -237,7 +237,12 @@ export class SpillLog implements SegmentOwner {
   async #append(type: SpillBodyType, body: Uint8Array, spans: number): Promise<SpillRecord> {
     if (this.#closed) throw new Error('persistent queue is closed');
     const size = HEADER_BYTES + body.length;
-    if (this.#bytes + size > this.#maxBytes) throw new SpillLogFullError(`persistent queue holds ${this.#bytes} of ${this.#maxBytes} bytes`);
+    if (this.#bytes + size > this.#maxBytes) {
+      // Only a sealed segment is ever freed: sealing the active one lets it go once what it holds is delivered
+      // (at once when it already was), or a queue smaller than a segment would refuse for ever.
+      await this.#seal();
+      if (this.#bytes + size > this.#maxBytes) throw new SpillLogFullError(`persistent queue holds ${this.#bytes} of ${this.#maxBytes} bytes`);
+    }
     if (this.#active && this.#active.segment.bytes > 0 && this.#active.segment.bytes + size > this.#segmentBytes) await this.#seal();
     const active = this.#active ?? (await this.#startSegment());
     const header = Buffer.allocUnsafe(HEADER_BYTES);

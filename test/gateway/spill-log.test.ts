@@ -115,6 +115,20 @@ describe('the persistent queue', () => {
     await again.close();
   });
 
+  it('takes appends again once what filled it is delivered, even when the whole queue is smaller than a segment', async () => {
+    const dir = scratch();
+    const log = SpillLog.open({ directory: dir, maxBytes: 200 });
+    const records = [await log.append('json', body('a'.repeat(60)), 1), await log.append('json', body('b'.repeat(60)), 1)];
+    await expect(log.append('json', body('c'.repeat(60)), 1)).rejects.toBeInstanceOf(SpillLogFullError);
+    for (const record of records) record.release();
+    await log.append('json', body('d'.repeat(60)), 1);
+    expect(log.bytes).toBeLessThan(200);
+    await log.close();
+    const { log: again, read } = await reopen(dir);
+    expect(read.map((r) => r.body)).toEqual(['d'.repeat(60)]);
+    await again.close();
+  });
+
   it('lets one live process own a directory, and takes over the lock of a dead one', async () => {
     const dir = scratch();
     const log = SpillLog.open({ directory: dir });
