@@ -158,8 +158,10 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
         revisable.shrinkTo(Math.max(0, revisable.bytes - (heldBytes() - limits.maxHeldBytes * PRESSURE_SHARE)));
         metrics.revisableEvicted = revisable.evicted;
       }
-      // Traces judged early whose refused senders can no longer be back: judged a last time, with all that came.
-      for (const kept of revisable.expire(now)) {
+      // Traces judged early, once no refused sender can be back (refusals since they were kept included):
+      // judged a last time, with all that came.
+      const sendersBackBy = store.partsUntil + config.hold.decisionWaitMillis + config.hold.tickMillis;
+      for (const kept of now >= sendersBackBy ? revisable.expire(now) : []) {
         try {
           const judged = judgeKeptTrace(kept, judge, now);
           for (const { outcome, cause } of judged.revisions) metrics.revised(outcome, cause);
@@ -168,8 +170,8 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
           diag.error('agent-incidents gateway: a trace could not be judged again', error);
         }
       }
-      // Until when a trace judged now may still get a part: kept that long (and a decision wait) for a correction.
-      const keepUntil = store.partsUntil > now ? store.partsUntil + config.hold.decisionWaitMillis + config.hold.tickMillis : now;
+      // Until when a trace judged now may still get a part: kept at least that long for a correction.
+      const keepUntil = store.partsUntil > now ? sendersBackBy : now;
       for (const trace of store.takeReady(now, all, memoryTight(), forwarder.backlogSpans === 0 ? limits.maxForwardBacklogSpans : room)) {
         try {
           const judged = judgeTrace(trace.spans, judge, now, trace.partsMayStillCome, closing ? now : keepUntil);

@@ -63,7 +63,11 @@ export class RevisableTraces {
     this.#bytes += bytes;
   }
 
-  /** Takes out the traces whose refused senders can no longer be back at `now`: they are judged a last time. */
+  /**
+   * Takes out the traces kept until `now` or earlier: they are judged a last
+   * time. The caller asks only once no refused sender can be back, whenever
+   * it refused them (a refusal after a trace was kept extends its wait).
+   */
   expire(now: number): KeptTrace[] {
     const expired: KeptTrace[] = [];
     for (const [traceId, entry] of this.#traces) {
