@@ -828,10 +828,43 @@ function isWord(text: string, start: number, end: number): boolean {
     if (length < 2 || (length === 2 && humps > 0)) return false;
     // An acronym is short (`XML`, `HTTP`); a long capital run inside mixed letters (`PWIGGJSSD`) is random.
     if (length > 5 && text.charCodeAt(i - 1) <= 90 && text.charCodeAt(humpStart + 1) <= 90 && !(humpStart === start && i === end)) return false;
+    if (!isPronounceable(text, humpStart, i)) return false;
     humps += 1;
     humpStart = i;
   }
   return humps <= 3;
+}
+
+/** More consonants in a row than a word of a name has (`lengths` has 5). */
+const MAX_CONSONANT_RUN = 5;
+/** A hump this long with no vowel after its first letter is no word (`Akrnvq`); shorter ones are acronyms (`Http`, `Grpc`). */
+const MIN_VOWELLESS_NON_WORD = 5;
+
+/**
+ * True when a hump with lower-case letters reads aloud: no run of more than
+ * {@link MAX_CONSONANT_RUN} consonants, and a vowel (`y` counts) after its
+ * first letter once it is {@link MIN_VOWELLESS_NON_WORD} letters long. An
+ * all-capital hump is an acronym (`HTTP`) and always reads.
+ */
+function isPronounceable(text: string, start: number, end: number): boolean {
+  let lower = false;
+  let vowelsAfterFirst = 0;
+  let run = 0;
+  let longestRun = 0;
+  for (let i = start; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c >= 97) lower = true;
+    const folded = c | 0x20;
+    if (folded === 97 || folded === 101 || folded === 105 || folded === 111 || folded === 117 || folded === 121) {
+      if (i > start) vowelsAfterFirst += 1;
+      run = 0;
+    } else {
+      run += 1;
+      longestRun = Math.max(longestRun, run);
+    }
+  }
+  if (!lower) return true;
+  return longestRun <= MAX_CONSONANT_RUN && (end - start < MIN_VOWELLESS_NON_WORD || vowelsAfterFirst > 0);
 }
 
 /** How far after a callee its argument list must close, on the same line. */

@@ -137,6 +137,9 @@ describe('a value after a credential name is a secret, in any form', () => {
     ['a password flag after a user flag, separate', 'ldapsearch -D cn=svc,dc=x -w xpilmKbxtFyivciv -b dc=x', 'ldapsearch -D cn=svc,dc=x -w [redacted:secret] -b dc=x'],
     ['a flag value that starts with dashes', 'mongosh --password --VtatTDEgomZVQzweCUzC --quiet', 'mongosh --password [redacted:secret] --quiet'],
     ['a key after a name qualified by a product noun', 'client (sdkKey=sdk-b8555931-8161-4389-8349-69000186687d, x)', 'client (sdkKey=[redacted:secret], x)'],
+    // A callee is a name of words; `QAAAAfaAkrnvq` breaks into humps, the last one unpronounceable (`Akrnvq`).
+    ['a value before an argument list that no callee name could start', 'at handler ( api_key=QAAAAfaAkrnvq(:10:5)', 'at handler ( api_key=[redacted:secret](:10:5)'],
+    ['a value before an argument list, a consonant run no word has', 'token=getZxkrtvbnQ(1)', 'token=[redacted:secret](1)'],
   ])('%s', (_name, text, expected) => {
     expect(scrub(text)).toBe(expected);
   });
@@ -175,6 +178,8 @@ describe('the catch-all leaves ids, digests, public keys, data and placeholders 
     ['an ARN of a secret', 'arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/agents/openai-AbCdEf'],
     ['a Rust path', 'agent::auth::refresh_token::{{closure}}'],
     ['a call', 'secret_key = os.getenv("DJANGO_SECRET_KEY")'],
+    ['a call whose name has an acronym hump', 'api_key = getHttpKey("prod")'],
+    ['a call of a name with a long consonant run that is a word', 'token = lengths(user)'],
     ['a variable in a curl command', 'curl -u "$USER:$TOKEN" https://api.example.com/v1/health'],
     ['a masked key', 'Incorrect API key provided: sk-proj-****************************Xy9Q.'],
     ['a git revision after a one-letter flag', 'git cherry-pick -x 335ab8e74f3ad79571a99743369e3e195449617f'],
