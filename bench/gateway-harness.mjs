@@ -160,6 +160,7 @@ export async function readMetrics(url) {
     max: metric('agent_incidents_gateway_event_loop_delay_max_seconds') * 1000,
     forwarded: metric('agent_incidents_gateway_spans_forwarded_total'),
     received: metric('agent_incidents_gateway_spans_received_total'),
+    shedBusy: metric('agent_incidents_gateway_requests_refused_total{reason="busy"}') || 0,
   };
 }
 

@@ -15,6 +15,12 @@
  * 2. backlog:  upstream down and no "upstream failing" refusal, so folded spans
  *              pile up waiting upstream until the memory bounds refuse.
  * 3. steady:   a working upstream at full speed.
+ * 4. neighbour: steady, in NEIGHBOUR_ROUNDS rounds (default 2) alternating
+ *              with a CPU-busy neighbour process spinning beside the gateway
+ *              and without it. It prints `busy_neighbour_over_quiet=`, the
+ *              spans accepted per second with the neighbour over without it
+ *              (the gateway sheds only what exceeds its capacity: must stay
+ *              ≥ 0.5), and the requests it shed as busy in each.
  *
  * maxTraces, maxSpans and maxForwardBacklogSpans are raised so that memory is
  * the bound that binds. Every 2 s it reads the gateway's /metrics: RSS
@@ -26,6 +32,7 @@
  * start, so the senders' CPU does not compete with the gateway's while it is
  * measured.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +42,12 @@ const PHASE_SECONDS = Number(process.env.PHASE_SECONDS ?? 30);
 const SENDERS = Number(process.env.SENDERS ?? 8);
 const REQUEST_RUNS = Number(process.env.REQUEST_RUNS ?? 100);
 const POOL = Number(process.env.POOL ?? 400);
+const NEIGHBOUR_ROUNDS = Number(process.env.NEIGHBOUR_ROUNDS ?? 2);
+
+/** A process that keeps one core busy until killed: a neighbour on the gateway's machine. */
+function busyNeighbour() {
+  return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+}
 
 /** SENDERS senders, as fast as the gateway answers, for `seconds`; reads /metrics every 2 s. */
 async function drive(url, next, seconds) {
@@ -113,6 +126,26 @@ try {
   const steady = await startGateway(dir, config('steady', receiver.port, { decisionWaitMillis: 500 }));
   report('steady', limit, await drive(steady.url, next, PHASE_SECONDS));
   await steady.stop();
+
+  // Quiet and busy rounds alternate on one gateway, so drift (JIT, page cache) falls on both alike.
+  const neighbour = await startGateway(dir, config('neighbour', receiver.port, { decisionWaitMillis: 500 }));
+  const totals = { quiet: { accepted: 0, busy: 0 }, busy: { accepted: 0, busy: 0 } };
+  for (let round = 0; round < NEIGHBOUR_ROUNDS; round += 1) {
+    for (const kind of ['quiet', 'busy']) {
+      const spinner = kind === 'busy' ? busyNeighbour() : undefined;
+      const before = await readMetrics(neighbour.url);
+      const result = await drive(neighbour.url, next, PHASE_SECONDS);
+      const after = await readMetrics(neighbour.url);
+      spinner?.kill('SIGKILL');
+      totals[kind].accepted += result.accepted;
+      totals[kind].busy += after.shedBusy - before.shedBusy;
+      console.log(`neighbour round ${round + 1} ${kind}: answers ${JSON.stringify(Object.fromEntries(result.statuses))}, ${Math.round(result.accepted / PHASE_SECONDS)} spans/s accepted, ${after.shedBusy - before.shedBusy} requests shed as busy`);
+    }
+  }
+  await neighbour.stop();
+  const perSecond = (kind) => totals[kind].accepted / (PHASE_SECONDS * NEIGHBOUR_ROUNDS);
+  console.log(`neighbour_quiet_spans_per_s=${Math.round(perSecond('quiet'))} busy_spans_per_s=${Math.round(perSecond('busy'))} shed_busy_quiet=${totals.quiet.busy} shed_busy_with_neighbour=${totals.busy.busy}`);
+  console.log(`busy_neighbour_over_quiet=${(perSecond('busy') / perSecond('quiet')).toFixed(2)}`);
 } finally {
   await receiver.close();
   rmSync(dir, { recursive: true, force: true });

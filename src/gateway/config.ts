@@ -104,9 +104,11 @@ export const GATEWAY_CONFIG = z
          */
         maxRssBytes: positiveInt.optional(),
         /**
-         * Event-loop delay past which new requests get 503 until it falls: a
-         * saturated gateway sheds load instead of making every request wait.
-         * Unset: no check (the shipped config sets 100). @default unset
+         * Event-loop delay past which new requests beyond the work in hand
+         * (2 requests being read, decoded or held) get 503 until it falls: a
+         * saturated gateway sheds what exceeds its capacity instead of making
+         * every request wait, and a lag a busy neighbour causes with nothing
+         * queued refuses nothing. Unset: no check (the shipped config sets 100). @default unset
          */
         maxEventLoopDelayMillis: positiveInt.optional(),
         /** Open client connections; more are closed at once. @default 1024 */

@@ -81,7 +81,7 @@ export class GatewayMetrics {
   }
 
   /** The Prometheus text exposition; `held` are the live gauges. */
-  render(held: { traces: number; spans: number; bytes: number; backlogSpans: number; persistedBytes: number; eventLoopDelayP99Seconds: number; eventLoopDelayMaxSeconds: number }): string {
+  render(held: { traces: number; spans: number; bytes: number; backlogSpans: number; persistedBytes: number; eventLoopDelayP99Seconds: number; eventLoopDelayMaxSeconds: number; requestsInHand: number }): string {
     const lines: string[] = [];
     const counter = (name: string, help: string, value: number): void => {
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`, `${name} ${value}`);
@@ -121,6 +121,7 @@ export class GatewayMetrics {
     gauge('agent_incidents_gateway_traces_held', 'Traces held, waiting to be folded.', held.traces);
     gauge('agent_incidents_gateway_spans_held', 'Spans held, waiting to be folded.', held.spans);
     gauge('agent_incidents_gateway_bytes_held', 'Estimated memory held: decoded spans waiting, encoded requests waiting upstream, bodies being read.', Math.round(held.bytes));
+    gauge('agent_incidents_gateway_requests_in_hand', 'Requests being read, decoded or held, not yet answered: while the event loop lags, more than 2 of them make it shed.', held.requestsInHand);
     gauge('agent_incidents_gateway_persisted_bytes', 'Bytes of the persistent queue on disk.', held.persistedBytes);
     gauge('agent_incidents_gateway_event_loop_delay_p99_seconds', 'Event-loop delay, 99th percentile since the previous scrape.', held.eventLoopDelayP99Seconds);
     gauge('agent_incidents_gateway_event_loop_delay_max_seconds', 'Event-loop delay, longest since the previous scrape.', held.eventLoopDelayMaxSeconds);

@@ -60,6 +60,8 @@ const SLICE_MILLIS = 5;
 const JSON_TYPE = 'application/json';
 /** Past this share of a bound, traces are judged even while refused senders may still bring spans of them. */
 const PRESSURE_SHARE = 0.8;
+/** Requests in hand (read, decoded or held, not yet answered) below which a lagging loop takes more: enough to stay busy. */
+const WORK_IN_HAND = 2;
 /** Stored segments are read back while what is held stays under this share of `limits.maxHeldBytes`. */
 const RECOVERY_SHARE = 0.5;
 
@@ -246,6 +248,8 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   };
   const later = { 'retry-after': String(limits.retryAfterSeconds) };
   const turns = new Turns();
+  /** Requests past the cheap refusals and not yet answered: the work in hand. */
+  let inHand = 0;
 
   const receive = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
@@ -254,9 +258,11 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       metrics.refused('unsupported', 0);
       return refuse(response, 415, `content-type must be ${PROTOBUF} or ${JSON_TYPE}`);
     }
-    // Cheap refusals first, before the body is read and decoded.
+    // Cheap refusals first, before the body is read and decoded. A lagging loop sheds only what exceeds the work
+    // already in hand: with requests queued it stays busy, and without them the lag is another process's (a busy
+    // neighbour on the same cores), which refusing would not cure but only turn into idle time.
     const lag = limits.maxEventLoopDelayMillis === undefined ? 0 : gauge.lagMillis();
-    if (limits.maxEventLoopDelayMillis !== undefined && lag > limits.maxEventLoopDelayMillis) {
+    if (limits.maxEventLoopDelayMillis !== undefined && lag > limits.maxEventLoopDelayMillis && inHand >= WORK_IN_HAND) {
       request.resume();
       metrics.refused('busy', 0);
       return refuseAndHold(response, `gateway is busy (event loop ${Math.round(lag)} ms behind)`);
@@ -273,6 +279,16 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       metrics.refused('capacity', 0);
       return refuse(response, 429, 'gateway is holding as much as it may', later);
     }
+    inHand += 1;
+    try {
+      await take(request, response, type);
+    } finally {
+      inHand -= 1;
+    }
+  };
+
+  /** Reads, decodes and holds a request that passed the cheap refusals. */
+  const take = async (request: IncomingMessage, response: ServerResponse, type: string): Promise<void> => {
     const body = await readBody(request, limits.maxBodyBytes);
     if (!body.ok) {
       metrics.refused(body.status === 413 ? 'too_large' : body.status === 415 ? 'unsupported' : 'malformed', 0);
@@ -369,6 +385,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
           persistedBytes: spill?.bytes ?? 0,
           eventLoopDelayP99Seconds: loopDelay.count > 0 ? loopDelay.percentile(99) / 1e9 : 0,
           eventLoopDelayMaxSeconds: loopDelay.count > 0 ? loopDelay.max / 1e9 : 0,
+          requestsInHand: inHand,
         };
         // Each scrape reads the delay since the previous one.
         loopDelay.reset();
