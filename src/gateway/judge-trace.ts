@@ -109,7 +109,8 @@ export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudge
     spans.push(span);
   }
   const revisions = kept ? revise(kept, fold.runs, options, now, spans, tally) : [];
-  if (options.revisable && keepUntil > now && (partsMayStillCome || kept) && traceId !== undefined) {
+  // Kept only when a run in it could get a correction: a trace with no run never has a verdict to revise.
+  if (options.revisable && keepUntil > now && (partsMayStillCome || kept) && traceId !== undefined && (fold.judgedRuns.length > 0 || kept)) {
     options.revisable.keep(traceId, keptAfter(kept, received, fold.runs, fold.judgedRuns), keepUntil);
   }
   return { spans, outcomes, redactions: tally.byKind, lateParts, revisions };
@@ -156,8 +157,7 @@ function keptAfter(kept: KeptTrace | undefined, received: readonly DecodedSpan[]
  */
 function revise(kept: KeptTrace, runs: ReadonlyMap<string, Incident>, options: TraceJudgeOptions, now: number, out: ForwardedSpan[], tally: ReturnType<typeof createTally>): Revision[] {
   const revisions: Revision[] = [];
-  const verdicts = kept.verdicts as Map<string, AttributeRecord>;
-  const numbers = kept.revisions as Map<string, number>;
+  const { verdicts, revisions: numbers } = kept;
   for (const [carrierId, incident] of runs) {
     const delivered = verdicts.get(carrierId);
     if (!delivered) continue; // a carrier that arrived with this fold got its verdict written on it

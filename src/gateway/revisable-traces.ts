@@ -15,12 +15,12 @@ import { decodedSpanBytes } from './decoded-size.js';
 export interface KeptTrace {
   /** Every span of the trace judged so far (the run spans and parts the verdicts came from). */
   readonly spans: readonly DecodedSpan[];
-  /** The verdict delivered for each run, by the span that carries it (`incident.*` keys as written). */
-  readonly verdicts: ReadonlyMap<string, AttributeRecord>;
+  /** The verdict delivered for each run, by the span that carries it (`incident.*` keys as written); a correction replaces it. */
+  readonly verdicts: Map<string, AttributeRecord>;
   /** Span ids of the runs judged in it (stand-ins' missing ids included): a late fold must judge them again, not skip them. */
   readonly runIds: readonly string[];
   /** Corrections already made, by carrier span id: the next one is numbered after them. */
-  readonly revisions: ReadonlyMap<string, number>;
+  readonly revisions: Map<string, number>;
 }
 
 interface Entry extends KeptTrace {
