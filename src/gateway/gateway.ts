@@ -60,6 +60,8 @@ const SLICE_MILLIS = 5;
 const JSON_TYPE = 'application/json';
 /** Past this share of a bound, traces are judged even while refused senders may still bring spans of them. */
 const PRESSURE_SHARE = 0.8;
+/** Share of `limits.maxHeldBytes` that traces kept for a correction may take. */
+const KEPT_SHARE = 0.25;
 /** Requests in hand (read, decoded or held, not yet answered) below which a lagging loop takes more: enough to stay busy. */
 const WORK_IN_HAND = 2;
 /** Stored segments are read back while what is held stays under this share of `limits.maxHeldBytes`. */
@@ -100,18 +102,35 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   // send again. It cannot know what they hold, so it waits for them as after a refusal, and at least as long as
   // the senders the previous process refused can be back (docs/gateway.md, "Late parts").
   const window = spill ? new RefusalWindow(spill.directory) : undefined;
+  // A fresh process holds for the previous one's refusals too, those for memory included: the reason they did not
+  // hold (holding would lock a full gateway) is gone with that process, and pressure still overrides any hold.
   if (window) store.holdUntil(Math.max(window.load(), Date.now() + config.hold.refusedSenderBackoffMillis + config.hold.decisionWaitMillis));
   const forwarder = new Forwarder(config.upstream, metrics);
   let closing = false;
   /** Decompressed bodies read and not yet held or refused. */
   let readingBytes = 0;
   const heldBytes = (): number => store.bytes + forwarder.backlogBytes + readingBytes + revisable.bytes;
-  /** Near a bound (or the process past its RSS limit): traces are judged whatever refused senders may still bring, since judging is what frees room. */
+  /**
+   * Near a bound (or the process past its RSS limit): traces are judged whatever refused senders may still bring,
+   * since judging is what frees room. Traces kept for a correction do not count: they are let go first (makeRoom).
+   */
   const memoryTight = (): boolean =>
-    heldBytes() > limits.maxHeldBytes * PRESSURE_SHARE ||
+    heldBytes() - revisable.bytes > limits.maxHeldBytes * PRESSURE_SHARE ||
     store.spans > limits.maxSpans * PRESSURE_SHARE ||
     store.traces > limits.maxTraces * PRESSURE_SHARE ||
     (limits.maxRssBytes !== undefined && gauge.rssBytes() > limits.maxRssBytes * PRESSURE_SHARE);
+  /**
+   * Whether `bytes` more fit under `limits.maxHeldBytes`, letting go of traces kept for a correction (the oldest
+   * first) to make room: losing one loses only a possible correction, never an acknowledged span.
+   */
+  const makeRoom = (bytes: number): boolean => {
+    const over = heldBytes() + bytes - limits.maxHeldBytes;
+    if (over > 0 && revisable.bytes > 0) {
+      revisable.shrinkTo(Math.max(0, revisable.bytes - over));
+      metrics.revisableEvicted = revisable.evicted;
+    }
+    return heldBytes() + bytes <= limits.maxHeldBytes;
+  };
   // Passes run one at a time, in order: a trace's late spans go out after its earlier ones.
   let folding: Promise<void> = Promise.resolve();
   let releasing = false;
@@ -155,15 +174,15 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       // (bounded by the hold limits, which refuse senders when full) until the backlog drains.
       const room = limits.maxForwardBacklogSpans - forwarder.backlogSpans;
       if (room <= 0) return;
-      // Kept traces are the first to give way near a bound: losing one loses only a possible correction.
-      if (memoryTight()) {
-        revisable.shrinkTo(Math.max(0, revisable.bytes - (heldBytes() - limits.maxHeldBytes * PRESSURE_SHARE)));
-        metrics.revisableEvicted = revisable.evicted;
-      }
-      // Traces judged early, once no refused sender can be back (refusals since they were kept included):
-      // judged a last time, with all that came.
+      // Kept traces have their own share of memory, and give way first near any bound: losing one loses only a
+      // possible correction.
+      const pressed = memoryTight();
+      revisable.shrinkTo(pressed ? 0 : limits.maxHeldBytes * KEPT_SHARE);
+      metrics.revisableEvicted = revisable.evicted;
+      // Traces judged early, once no refused sender can be back (refusals since they were kept included), and no
+      // part of them waits in the store: judged a last time, with all that came.
       const sendersBackBy = store.partsUntil + config.hold.decisionWaitMillis + config.hold.tickMillis;
-      for (const kept of now >= sendersBackBy ? revisable.expire(now) : []) {
+      for (const kept of now >= sendersBackBy ? revisable.expire(now, (traceId) => !store.holds(traceId)) : []) {
         try {
           const judged = judgeKeptTrace(kept, judge, now);
           for (const { outcome, cause } of judged.revisions) metrics.revised(outcome, cause);
@@ -172,9 +191,10 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
           diag.error('agent-incidents gateway: a trace could not be judged again', error);
         }
       }
-      // Until when a trace judged now may still get a part: kept at least that long for a correction.
-      const keepUntil = store.partsUntil > now ? sendersBackBy : now;
-      for (const trace of store.takeReady(now, all, memoryTight(), forwarder.backlogSpans === 0 ? limits.maxForwardBacklogSpans : room)) {
+      // Until when a trace judged now may still get a part: kept at least that long for a correction (not under
+      // pressure: judging early is then what frees memory, and keeping the spans would take it back).
+      const keepUntil = store.partsUntil > now && !pressed ? sendersBackBy : now;
+      for (const trace of store.takeReady(now, all, pressed, forwarder.backlogSpans === 0 ? limits.maxForwardBacklogSpans : room)) {
         try {
           const judged = judgeTrace(trace.spans, judge, now, trace.partsMayStillCome, closing ? now : keepUntil);
           for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
@@ -273,7 +293,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       return refuse(response, 503, 'gateway process is at limits.maxRssBytes', later);
     }
     const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared <= limits.maxBodyBytes && heldBytes() + declared > limits.maxHeldBytes) {
+    if (Number.isFinite(declared) && declared <= limits.maxBodyBytes && !makeRoom(declared)) {
       // Refused before it is read: memory is full, and reading it would add to it.
       request.resume();
       metrics.refused('capacity', 0);
@@ -337,7 +357,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       metrics.refused('backlog', spans.length);
       return refuseAndHold(response, 'upstream backlog is full');
     }
-    if (!store.fits(spans) || heldBytes() + bytes > limits.maxHeldBytes) {
+    if (!store.fits(spans) || !makeRoom(bytes)) {
       metrics.refused('capacity', spans.length);
       return refuse(response, 429, 'gateway is holding as much as it may', later);
     }
@@ -426,10 +446,12 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
    * release or `until` (epoch ms) passes.
    */
   const drain = async (until: number, all = true): Promise<void> => {
+    let released = true;
     do {
       const before = store.traces;
       await release(all);
-      if (!all && store.traces === before) break;
+      // Without `all`, a pass that took nothing is the last; what it and earlier passes took is still awaited below.
+      released = all || store.traces !== before;
       if (until === Number.POSITIVE_INFINITY) {
         await forwarder.idle();
         continue;
@@ -437,7 +459,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([forwarder.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, until - Date.now()))))]);
       clearTimeout(timer);
-    } while (store.traces > 0 && Date.now() < until);
+    } while (released && store.traces > 0 && Date.now() < until);
   };
   const flush = (): Promise<void> => drain(Number.POSITIVE_INFINITY);
   let closed: Promise<void> | undefined;

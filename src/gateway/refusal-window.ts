@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { diag } from '@opentelemetry/api';
 
 const FILE = 'refused-senders-back-until';
-/** Writes closer together than this are skipped: the window only ever grows, and a second more or less is within the hold's margin. */
+/** How far ahead of the window each write records it, so that writes come at most about this often while it grows. */
 const WRITE_EVERY_MILLIS = 1_000;
 
 /** The refusal window of one gateway, persisted in `directory`. */
@@ -35,10 +35,11 @@ export class RefusalWindow {
 
   /** Records that refused senders may be back until `until` (epoch ms); never throws (a failed write is logged). */
   extend(until: number): void {
-    if (until < this.#written + WRITE_EVERY_MILLIS) return;
-    this.#written = until;
+    if (until <= this.#written) return;
+    // Written a throttle step ahead, so a window that grows between writes is never recorded short.
+    this.#written = until + WRITE_EVERY_MILLIS;
     try {
-      writeFileSync(`${this.#path}.tmp`, String(Math.ceil(until)));
+      writeFileSync(`${this.#path}.tmp`, String(Math.ceil(this.#written)));
       renameSync(`${this.#path}.tmp`, this.#path);
     } catch (error) {
       diag.warn(`agent-incidents gateway: cannot record the refusal window in ${this.#path}: ${(error as Error).message}`);

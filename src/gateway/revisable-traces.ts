@@ -67,11 +67,13 @@ export class RevisableTraces {
    * Takes out the traces kept until `now` or earlier: they are judged a last
    * time. The caller asks only once no refused sender can be back, whenever
    * it refused them (a refusal after a trace was kept extends its wait).
+   * A trace `ready` says no (a part of it is held, not yet judged) stays.
    */
-  expire(now: number): KeptTrace[] {
+  expire(now: number, ready: (traceId: string) => boolean = () => true): KeptTrace[] {
     const expired: KeptTrace[] = [];
     for (const [traceId, entry] of this.#traces) {
-      if (entry.until > now) continue;
+      // A part of the trace that came and waits to be judged is folded with it first (judgeTrace takes it from here).
+      if (entry.until > now || !ready(traceId)) continue;
       this.take(traceId);
       expired.push(entry);
     }

@@ -131,6 +131,11 @@ export class TraceStore {
     return this.#partsUntil;
   }
 
+  /** Whether spans of trace `traceId` are held. */
+  holds(traceId: string): boolean {
+    return this.#traces.has(traceId);
+  }
+
   /** Traces among `spans` the store does not hold yet. */
   newTraces(spans: readonly DecodedSpan[]): number {
     const fresh = new Set<string>();

@@ -130,6 +130,18 @@ describe('a run judged while a part could still come', () => {
     expect(late.revisions).toEqual([]);
   });
 
+  it('is not judged the last time while a part of it waits to be judged: the part is folded with it first', () => {
+    const parts = splitRun(13, false);
+    const options = judging();
+    const now = Date.now();
+    judgeTrace(decode([...parts.run, ...parts.tool]), options, now, true, now + 1_000);
+    const traceId = hex(14, 32);
+    // Past its time, but the store still holds the late attempt: it stays kept.
+    expect(options.revisable!.expire(now + 2_000, (id) => id !== traceId)).toEqual([]);
+    const late = judgeTrace(decode(parts.attempts), options, now + 2_100);
+    expect(verdictKeys(late.spans.find((span) => span.name === K.VERDICT_REVISION_SPAN)?.attributes ?? {})).toEqual(verdictInOnePiece([...parts.run, ...parts.attempts, ...parts.tool]));
+  });
+
   it('lets the oldest kept trace go first when asked to shrink, and counts it', () => {
     const options = judging();
     const now = Date.now();
