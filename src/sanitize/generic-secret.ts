@@ -407,6 +407,8 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
     }
     if (end - start <= 128 && mayNamePublic(text, start, end) && isPublicName(text.slice(start, end))) publicNameEnd = end;
     const login = mayBeLoginVerb(text, start, end) && isLoginVerb(text.slice(start, end));
+    // A login verb, like a user flag, says a password letter flag on its line gives a password (`docker login -p …`).
+    if (login) userFlagLine = lineStart;
     // A login subcommand names its argument as a strong name would, but only near: the argument must look random.
     // `password='…'`: the `=` read as padding belongs to the gap after a name, not to the name.
     let nameEnd = end;
@@ -496,7 +498,32 @@ function judgeNamedValue(text: string, gapStart: number, start: number, end: num
   }
   // Only near (`secret "openai-credentials"`, `token 9fQk…`), or under a weak name: the value must look random.
   if (context.strength === 'weak' && !(assigned || context.flag || quote !== 0)) return 0;
-  return looksRandomValue(text, start, valueEnd, context.strength) ? valueEnd : 0;
+  return looksRandomValue(text, start, valueEnd, context.strength) || (context.login && isIdShapedToken(text, start, valueEnd)) ? valueEnd : 0;
+}
+
+/** Shortest id-shaped token a login verb's argument is a credential at: a UUID is 36, a short hex key 16 or more. */
+const MIN_LOGIN_ID_TOKEN = 16;
+
+/**
+ * True when `text[start, end)` is a UUID or a long hex run with letters and
+ * digits: an id anywhere else, but the argument of a login verb is what logs
+ * in (Snyk and Heroku tokens are UUIDs), whatever it looks like.
+ */
+function isIdShapedToken(text: string, start: number, end: number): boolean {
+  if (end - start < MIN_LOGIN_ID_TOKEN || !isHexOrUuid(text, start, end)) return false;
+  let digits = 0;
+  let letters = 0;
+  for (let i = start; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits += 1;
+    else if (c !== 45) letters += 1;
+  }
+  return digits > 0 && letters > 0;
+}
+
+/** True when `value`, the argument of a login subcommand, is a credential: random-looking, or id-shaped (see {@link isIdShapedToken}). */
+export function isLoginArgumentValue(value: string): boolean {
+  return isNamedSecretShape(value, 'strong') || isIdShapedToken(value, 0, value.length);
 }
 
 /** True when `value`, named by a name of `strength`, looks like the secret that name announces (see {@link looksRandomValue}). */

@@ -163,7 +163,7 @@ interface ArgvName {
  * `-p`; a password flag when a user flag came earlier), or, for a positional
  * argument, a login subcommand before it (flags between skipped). Undefined
  * when nothing names it. `userAt` is the index of the first flag that gives
- * a user (`-u`, `--username`, `-D`), or -1.
+ * a user (`-u`, `--username`, `-D`) or of the first login verb, or -1.
  */
 function argvNameOf(items: readonly unknown[], index: number, userAt: number): ArgvName | undefined {
   const previous = items[index - 1];
@@ -198,7 +198,8 @@ function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: Re
       const item: unknown = value[i];
       // An argv array (`process.command_args`) holds a flag and its value as separate items: the flag names the value.
       const argvName = typeof item === 'string' && i > 0 ? argvNameOf(value, i, userAt) : undefined;
-      if (userAt < 0 && typeof item === 'string' && isUserNameFlag(item)) userAt = i;
+      // A login verb says as much as a user flag: a password letter flag after it gives a password (`docker login -p …`).
+      if (userAt < 0 && typeof item === 'string' && (isUserNameFlag(item) || isLoginCommand(item))) userAt = i;
       const next =
         typeof item === 'string'
           ? argvName !== undefined

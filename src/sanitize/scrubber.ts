@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import type { RedactionKind, ValueRule } from './rules.js';
 import { credentialName, isIdentifierName, isPublicName, isUserFlag } from './credential-words.js';
 import { redactCutSecret } from './cut-secret.js';
-import { isNamedSecretShape, isPasswordValue, isSecretValue } from './generic-secret.js';
+import { isLoginArgumentValue, isNamedSecretShape, isPasswordValue, isSecretValue } from './generic-secret.js';
 import { BUILT_IN_RULES } from './rules.js';
 
 /** Counts of what was removed or changed, by kind; shared across one span. */
@@ -119,7 +119,7 @@ function isOneToken(value: string): boolean {
 
 /** A login subcommand's argument (`snyk auth`, `wandb login`) is a credential when it looks random, hex included. */
 function isLoginArgument(value: string): boolean {
-  return isOneToken(value) && isNamedSecretShape(value, 'strong');
+  return isOneToken(value) && isLoginArgumentValue(value);
 }
 
 /** A credential name's strength; a one-letter flag (`-p`, `-a`) weakly names its value, whatever the letter means. */

@@ -138,6 +138,8 @@ describe('a value after a credential name is a secret, in any form', () => {
     ['a flag value that starts with dashes', 'mongosh --password --VtatTDEgomZVQzweCUzC --quiet', 'mongosh --password [redacted:secret] --quiet'],
     ['a key after a name qualified by a product noun', 'client (sdkKey=sdk-b8555931-8161-4389-8349-69000186687d, x)', 'client (sdkKey=[redacted:secret], x)'],
     // A callee is a name of words; `QAAAAfaAkrnvq` breaks into humps, the last one unpronounceable (`Akrnvq`).
+    ['a UUID token after a login subcommand (Snyk, Heroku)', 'snyk auth b85bbb94-89c4-4649-9943-bccff9c9b444', 'snyk auth [redacted:secret]'],
+    ['a password flag after a login verb, with no user flag', 'docker login -p b85bbb94-89c4-4649-9943-bccff9c9b444 registry.example.com', 'docker login -p [redacted:secret] registry.example.com'],
     ['a value before an argument list that no callee name could start', 'at handler ( api_key=QAAAAfaAkrnvq(:10:5)', 'at handler ( api_key=[redacted:secret](:10:5)'],
     ['a value before an argument list, a consonant run no word has', 'token=getZxkrtvbnQ(1)', 'token=[redacted:secret](1)'],
   ])('%s', (_name, text, expected) => {
@@ -240,6 +242,9 @@ describe('keys and argv items name their values', () => {
     ['a one-letter flag and a port', { 'process.command_args': ['ssh', '-p', '2222', 'bastion'] }, { 'process.command_args': ['ssh', '-p', '2222', 'bastion'] }],
     ['curl -u as argv', { 'process.command_args': ['curl', '-u', 'deploy:Sup3rS3cret', 'https://x'] }, { 'process.command_args': ['curl', '-u', 'deploy:[redacted:credentials]', 'https://x'] }],
     ['a login subcommand argument', { 'process.command_args': ['snyk', 'auth', 'ae601707-4ac5-4983-8a7e-ba035dd6e739'] }, { 'process.command_args': ['snyk', 'auth', '[redacted:secret]'] }],
+    ['a login subcommand argument that is any UUID', { 'process.command_args': ['snyk', 'auth', 'b85bbb94-89c4-4649-9943-bccff9c9b444'] }, { 'process.command_args': ['snyk', 'auth', '[redacted:secret]'] }],
+    ['a password flag after a login verb', { 'process.command_args': ['docker', 'login', '-p', 'b85bbb94-89c4-4649-9943-bccff9c9b444', 'registry'] }, { 'process.command_args': ['docker', 'login', '-p', '[redacted:secret]', 'registry'] }],
+    ['a login verb and a one-letter flag that gives no password', { 'process.command_args': ['gcc', 'login.c', '-o', 'login', '-pthread'] }, { 'process.command_args': ['gcc', 'login.c', '-o', 'login', '-pthread'] }],
     ['a subcommand named for a credential', { 'process.command_args': ['ngrok', 'config', 'add-authtoken', '2qOb6AfvqfVkncsrhsuXwbFAVDA_7GbmkxermIKjivIDXEFq3'] }, { 'process.command_args': ['ngrok', 'config', 'add-authtoken', '[redacted:secret]'] }],
     ['a subcommand named for a credential, and a word after it', { 'process.command_args': ['npm', 'token', 'list'] }, { 'process.command_args': ['npm', 'token', 'list'] }],
     ['a password flag after a user flag', { 'process.command_args': ['ldapsearch', '-D', 'cn=svc,dc=x', '-w', 'xpilmKbxtFyivciv'] }, { 'process.command_args': ['ldapsearch', '-D', 'cn=svc,dc=x', '-w', '[redacted:secret]'] }],
