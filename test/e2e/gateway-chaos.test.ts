@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
-import { freePort, ROOT, Service, sleep, waitFor } from './support.js';
+import { freePort, ROOT, Service, sleep, startCliGateway, waitFor } from './support.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 
@@ -159,12 +159,7 @@ persistence:
   return file;
 }
 
-async function startGateway(config: string, port: number): Promise<Service> {
-  const gateway = new Service('gateway', process.execPath, [CLI, 'gateway', '--config', config]);
-  services.push(gateway);
-  await waitFor('the gateway to listen', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined), { timeoutMillis: 15_000, services: [gateway], intervalMillis: 100 });
-  return gateway;
-}
+const startGateway = (config: string, port: number): Promise<Service> => startCliGateway(config, port, services);
 
 async function setUp(failingAttempts = 3, queueDir?: (dir: string) => void) {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-chaos-'));

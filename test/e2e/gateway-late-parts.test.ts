@@ -26,9 +26,9 @@ import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
 import { createSanitizer } from '../../src/sanitize/sanitizer.js';
-import { freePort, ROOT, Service, sleep, waitFor } from './support.js';
+import type { Service} from './support.js';
+import { freePort, sleep, startCliGateway, waitFor } from './support.js';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
 
 type Mode = 'up' | 'down' | 'slow' | 'black-hole';
 
@@ -215,12 +215,7 @@ afterEach(async () => {
   upstreams = [];
 });
 
-async function startGateway(config: string, port: number): Promise<Service> {
-  const gateway = new Service('gateway', process.execPath, [CLI, 'gateway', '--config', config]);
-  services.push(gateway);
-  await waitFor('the gateway to listen', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined), { timeoutMillis: 15_000, services: [gateway], intervalMillis: 100 });
-  return gateway;
-}
+const startGateway = (config: string, port: number): Promise<Service> => startCliGateway(config, port, services);
 
 /** A gateway with the shipped hold and backoff defaults, a persistent queue, and a 1 s upstream timeout. */
 async function setUp(queueMaxBytes?: number) {

@@ -193,3 +193,15 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
   }
   return { status: response.status, body };
 }
+
+/**
+ * Starts the gateway CLI from dist/ with `config` (a YAML file), adds it to
+ * `services` for the caller's cleanup, and waits until it answers `/healthz`
+ * on `port`.
+ */
+export async function startCliGateway(config: string, port: number, services: Service[]): Promise<Service> {
+  const gateway = new Service('gateway', process.execPath, [join(ROOT, 'dist', 'cli.js'), 'gateway', '--config', config]);
+  services.push(gateway);
+  await waitFor('the gateway to listen', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined), { timeoutMillis: 15_000, services: [gateway], intervalMillis: 100 });
+  return gateway;
+}
