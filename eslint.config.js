@@ -55,6 +55,10 @@ const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
               message: `src/${layer} may import only ${allowed.length ? allowed.join(', ') : 'nothing else in src'} (layers point inward: see CONTRIBUTING.md).`,
             },
             { regex: '^(\\.\\./)+(index|cli)\\.js$', message: 'the entry points import the layers, never the other way round.' },
+            // The package runs on both SDK lines (2.x sdk-trace-base, 3.x sdk-trace) and on none (the CLI, the
+            // gateway): src/ imports the API only, SDK shapes are structural (src/sdk/sdk-span.ts), and the
+            // demo finds the installed SDK at run time (src/demo/tracing-sdk.ts). docs/compatibility.md.
+            { regex: '^@opentelemetry/(?!api$)', message: 'src/ imports no OpenTelemetry package but @opentelemetry/api: declare the shape structurally (src/sdk/sdk-span.ts) or import() it at run time (docs/compatibility.md).' },
           ],
         },
       ],

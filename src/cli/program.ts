@@ -11,15 +11,9 @@ import { writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { styleText } from 'node:util';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { ProgressLine } from '../demo/progress-line.js';
-import { runDemo } from '../demo/run-demo.js';
-import { GatewayConfigError, loadGatewayConfig } from '../gateway/config.js';
-import { startFileReceiver } from '../gateway/file-receiver.js';
-import { createGateway } from '../gateway/gateway.js';
-import { SpillLogLockedError } from '../gateway/spill-log.js';
 import { logDiagToStderr } from './stderr-log.js';
 import { renderIncidentPage } from '../report/html-page.js';
-import { renderIncidentList, renderReportNotes } from '../report/incident-list.js';
+import { noSpansMessage, renderIncidentList, renderReportNotes } from '../report/incident-list.js';
 import { OtlpJsonError } from '../report/otlp-json-line.js';
 import { GzipInputError, readReport } from '../report/read-report.js';
 import { REPORT_DEFAULTS } from '../report/report-builder.js';
@@ -138,12 +132,19 @@ export function createProgram(): Command {
     .option('--otlp-endpoint <url>', 'also export the spans to this OTLP/HTTP traces endpoint', endpoint)
     .exitOverride()
     .action(async (opts: { runs: number; seed: number; out: string; otlpEndpoint?: string }) => {
+      // Each command imports what it runs, when it runs: `--help`, `report`, `receive` and `gateway` need no tracing SDK.
+      const [{ runDemo }, { TracingSdkMissingError }, { ProgressLine }] = await Promise.all([
+        import('../demo/run-demo.js'),
+        import('../demo/tracing-sdk.js'),
+        import('../demo/progress-line.js'),
+      ]);
       let result;
       // A bar on a terminal only: piped or redirected stderr gets no control characters.
       const progress = process.stderr.isTTY ? new ProgressLine(process.stderr, opts.runs, 'runs') : undefined;
       try {
         result = await runDemo({ ...opts, onProgress: progress && ((played) => progress.update(played)) });
       } catch (error) {
+        if (error instanceof TracingSdkMissingError) throw new UsageError(error.message);
         throw new UsageError(`cannot write ${opts.out}: ${errorText(error)}`);
       } finally {
         progress?.done();
@@ -170,21 +171,26 @@ export function createProgram(): Command {
     .exitOverride()
     .action(async (file: string | undefined, opts: ReportOptions) => {
       const report = await buildReport(file, opts);
+      // Named as reportInput names it.
+      const inputName = file === undefined || file === '-' ? 'stdin' : file;
       if (opts.html) {
         try {
-          await writeFile(opts.html, renderIncidentPage(report, { jaegerUrl: opts.jaegerUrl, generatedAt: new Date() }));
+          await writeFile(opts.html, renderIncidentPage(report, { jaegerUrl: opts.jaegerUrl, generatedAt: new Date(), inputName }));
         } catch (error) {
           throw new UsageError(`cannot write ${opts.html}: ${(error as NodeJS.ErrnoException).code ?? errorText(error)}`);
         }
       }
+      // No span at all is not an error (an idle export is empty): said on stderr, exit code 0; stdout gets no table of zeros, but --json still its report.
+      const noSpans = noSpansMessage(report, inputName);
+      if (noSpans !== undefined) process.stderr.write(`agent-incidents report: ${noSpans}\n`);
       if (opts.json) {
         process.stdout.write(JSON.stringify(report, null, 2) + '\n');
         return;
       }
       const style = styleFor(process.stdout);
-      const parts = [renderSummary(report, style), renderIncidentList(report, { count: opts.show, jaegerUrl: opts.jaegerUrl }, style), renderReportNotes(report)];
+      const parts = noSpans !== undefined ? [] : [renderSummary(report, style), renderIncidentList(report, { count: opts.show, jaegerUrl: opts.jaegerUrl }, style), renderReportNotes(report)];
       if (opts.html) parts.push(`wrote ${opts.html}`);
-      process.stdout.write(parts.filter((p) => p !== '').join('\n\n') + '\n');
+      if (parts.length > 0) process.stdout.write(parts.filter((p) => p !== '').join('\n\n') + '\n');
     });
 
   program
@@ -195,6 +201,7 @@ export function createProgram(): Command {
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .exitOverride()
     .action(async (opts: { out: string; port: number; host: string }) => {
+      const { startFileReceiver } = await import('../gateway/file-receiver.js');
       let receiver;
       try {
         receiver = await startFileReceiver(opts);
@@ -223,6 +230,11 @@ export function createProgram(): Command {
     .requiredOption('--config <file>', 'gateway configuration (YAML), see docs/gateway.md')
     .exitOverride()
     .action(async (opts: { config: string }) => {
+      const [{ GatewayConfigError, loadGatewayConfig }, { createGateway }, { SpillLogLockedError }] = await Promise.all([
+        import('../gateway/config.js'),
+        import('../gateway/gateway.js'),
+        import('../gateway/spill-log.js'),
+      ]);
       let gateway;
       // Drops (with their trace ids), upstream failures and persistence errors, as JSON lines on stderr.
       logDiagToStderr();

@@ -6,17 +6,15 @@
  * however many runs are asked for.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ReportBuilder } from '../report/report-builder.js';
 import type { IncidentReport } from '../report/report-model.js';
 import { RunRecorder } from '../runtime/run-recorder.js';
 import { IncidentSpanProcessor } from '../sdk/incident-span-processor.js';
 import { FleetPlayer } from './fleet.js';
+import { OtlpJsonPoster } from './otlp-json-poster.js';
 import { TraceLines } from './trace-lines.js';
+import type { TracingSdk } from './tracing-sdk.js';
+import { loadTracingSdk } from './tracing-sdk.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -38,26 +36,10 @@ export interface DemoResult {
   readonly report: IncidentReport;
   readonly spans: number;
   readonly traces: number;
+  /** The tracing SDK package the fleet played through. */
+  readonly sdkPackage: string;
   /** Set when the OTLP endpoint refused or could not be reached. */
   readonly otlpError?: string;
-}
-
-/** Wraps an exporter to remember its first failure, so the CLI can say so. */
-class WatchedExporter implements SpanExporter {
-  error: string | undefined;
-  constructor(private readonly inner: SpanExporter) {}
-  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    this.inner.export(spans, (result) => {
-      if (result.code !== 0) this.error ??= result.error?.message ?? 'export failed';
-      done(result);
-    });
-  }
-  shutdown(): Promise<void> {
-    return this.inner.shutdown();
-  }
-  forceFlush(): Promise<void> {
-    return this.inner.forceFlush?.() ?? Promise.resolve();
-  }
 }
 
 const PROVIDERS = [
@@ -70,17 +52,21 @@ const SLICE = 100;
 /** Bytes buffered before a write. */
 const WRITE_BUFFER = 1 << 20;
 
-/** Runs the demo fleet and writes `options.out`, a trace at a time. */
+/**
+ * Runs the demo fleet and writes `options.out`, a trace at a time.
+ * @throws TracingSdkMissingError when no OpenTelemetry tracing SDK is installed (before the file is opened)
+ */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const sdk = await loadTracingSdk();
   const fd = openSync(options.out, 'w');
   try {
-    return await playInto(fd, options);
+    return await playInto(fd, options, sdk);
   } finally {
     closeSync(fd);
   }
 }
 
-async function playInto(fd: number, options: DemoOptions): Promise<DemoResult> {
+async function playInto(fd: number, options: DemoOptions, sdk: TracingSdk): Promise<DemoResult> {
   const builder = new ReportBuilder();
   let buffered: string[] = [];
   let bufferedBytes = 0;
@@ -90,19 +76,15 @@ async function playInto(fd: number, options: DemoOptions): Promise<DemoResult> {
     buffered = [];
     bufferedBytes = 0;
   };
-  const lines = new TraceLines((line) => {
+  const otlp = options.otlpEndpoint ? new OtlpJsonPoster(options.otlpEndpoint) : undefined;
+  const lines = new TraceLines((line, spans) => {
     builder.addLine(line);
     buffered.push(line, '\n');
     bufferedBytes += line.length + 1;
     if (bufferedBytes >= WRITE_BUFFER) drain();
-  });
-  const processors: SpanProcessor[] = [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), lines];
-  const otlp = options.otlpEndpoint ? new WatchedExporter(new OTLPTraceExporter({ url: options.otlpEndpoint })) : undefined;
-  if (otlp) processors.push(new BatchSpanProcessor(otlp));
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': 'agent-incidents-demo' }),
-    spanProcessors: processors,
-  });
+    otlp?.add(spans);
+  }, 'agent-incidents-demo');
+  const provider = sdk.createProvider([new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), lines]);
   const tracer = provider.getTracer('agent-incidents-demo');
   let index = 0;
   const startRun = () => {
@@ -114,6 +96,7 @@ async function playInto(fd: number, options: DemoOptions): Promise<DemoResult> {
     fleet.play(Math.min(SLICE, options.runs - fleet.played), startRun);
     options.onProgress?.(fleet.played);
     await new Promise((resolve) => setImmediate(resolve));
+    await otlp?.ready();
   }
   // Shutdown finalizes the runs that never ended (crashed agents) and flushes
   // exports. An unreachable collector must not cost the user the local file.
@@ -125,6 +108,7 @@ async function playInto(fd: number, options: DemoOptions): Promise<DemoResult> {
   }
   lines.flush();
   drain();
+  await otlp?.flush();
   const report = builder.finish();
-  return { report, spans: lines.spans, traces: report.input.traces, otlpError: otlp?.error ?? shutdownError };
+  return { report, spans: lines.spans, traces: report.input.traces, sdkPackage: sdk.packageName, otlpError: otlp?.error ?? shutdownError };
 }

@@ -5,7 +5,6 @@
  * resource and scope. No tracer made it.
  */
 import type { HrTime, SpanContext } from '@opentelemetry/api';
-import type { Resource } from '@opentelemetry/resources';
 import type { DecodedSpan, SpanAttributeValue } from '../otlp/otlp-json-spans.js';
 import { spanAttributesOf } from '../otlp/otlp-json-spans.js';
 import type { EncodableResource, EncodableScope, EncodableSpan } from '../otlp/otlp-encode.js';
@@ -28,6 +27,14 @@ function hrOfMillis(millis: number): HrTime {
   return [seconds, Math.round((millis - seconds * 1000) * 1e6)];
 }
 
+/**
+ * A forwarded span's resource, in the shape both SDK lines' `ReadableSpan.resource`
+ * has for what is read of it (its attributes): no SDK package is needed to run the gateway.
+ */
+export interface ForwardedResource {
+  readonly attributes: Attributes;
+}
+
 /** A forwardable span: what the encoder reads (`EncodableSpan`), in the `ReadableSpan` shape sanitization and tests read, plus the two changes the judge makes. */
 export interface ForwardedSpan extends EncodableSpan {
   name: string;
@@ -44,7 +51,7 @@ export interface ForwardedSpan extends EncodableSpan {
   readonly links: { context: SpanContext; traceId: string; spanId: string; traceState?: string; flags?: number; attributes: Attributes; droppedAttributesCount?: number }[];
   readonly events: { name: string; time: HrTime; timeUnixNano: bigint; attributes: Attributes; droppedAttributesCount?: number }[];
   readonly ended: true;
-  readonly resource: Resource;
+  readonly resource: ForwardedResource;
   readonly instrumentationScope: { readonly name: string; readonly version?: string };
   readonly droppedAttributesCount: number;
   readonly droppedEventsCount: number;
@@ -67,7 +74,7 @@ function durationOf(start: HrTime, end: HrTime): HrTime {
 
 /** What a span is forwarded under: its sanitized resource and scope, shared by the spans of one request's resource and scope. */
 export interface ForwardedEnvelope {
-  readonly resource: Resource;
+  readonly resource: ForwardedResource;
   readonly otlpResource: EncodableResource;
   readonly otlpScope: EncodableScope;
 }

@@ -6,15 +6,13 @@
  * a sender chose: the span rules apply, once per resource and scope. Bounded:
  * services are few, but hostile input must not grow it.
  */
-import type { Resource } from '@opentelemetry/resources';
-import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { EncodableResource, EncodableScope } from '../otlp/otlp-encode.js';
 import type { DecodedEnvelope, DecodedScope, DecodedSpan, DecodedValue } from '../otlp/otlp-json-spans.js';
 import { decodedKey, spanAttributesOf } from '../otlp/otlp-json-spans.js';
 import type { Sanitizer } from '../sanitize/sanitizer.js';
 import { sanitizeAttributeMap, UNSANITIZABLE } from '../sanitize/sanitizer.js';
 import { createTally } from '../sanitize/scrubber.js';
-import type { ForwardedEnvelope } from './forwarded-span.js';
+import type { ForwardedEnvelope, ForwardedResource } from './forwarded-span.js';
 
 /** @default 1024 resources and scopes kept by content */
 const MAX_ENTRIES = 1024;
@@ -24,9 +22,9 @@ const NO_ENVELOPE: DecodedEnvelope = {};
 /** Sanitized resources and scopes by decoded object. */
 export class ResourceCache {
   readonly #sanitizer: Sanitizer;
-  readonly #resources = new Map<string, { resource: Resource; otlpResource: EncodableResource }>();
+  readonly #resources = new Map<string, { resource: ForwardedResource; otlpResource: EncodableResource }>();
   readonly #scopes = new Map<string, EncodableScope>();
-  readonly #byResource = new WeakMap<object, { resource: Resource; otlpResource: EncodableResource }>();
+  readonly #byResource = new WeakMap<object, { resource: ForwardedResource; otlpResource: EncodableResource }>();
   readonly #byScope = new WeakMap<object, EncodableScope>();
   readonly #envelopes = new WeakMap<object, WeakMap<object, ForwardedEnvelope>>();
 
@@ -35,7 +33,7 @@ export class ResourceCache {
   }
 
   /** The sanitized resource of a decoded resource's attributes. */
-  of(decoded: Record<string, DecodedValue>, envelope: DecodedEnvelope = NO_ENVELOPE): Resource {
+  of(decoded: Record<string, DecodedValue>, envelope: DecodedEnvelope = NO_ENVELOPE): ForwardedResource {
     return this.#resource(decoded, envelope).resource;
   }
 
@@ -67,15 +65,14 @@ export class ResourceCache {
     return this.#sanitizer.mode === 'off' ? attributes : sanitizeAttributeMap(attributes, this.#sanitizer, createTally());
   }
 
-  #resource(decoded: Record<string, DecodedValue>, envelope: DecodedEnvelope): { resource: Resource; otlpResource: EncodableResource } {
+  #resource(decoded: Record<string, DecodedValue>, envelope: DecodedEnvelope): { resource: ForwardedResource; otlpResource: EncodableResource } {
     let entry = this.#byResource.get(decoded);
     if (entry) return entry;
     const key = decodedKey([decoded, envelope.schemaUrl, envelope.droppedAttributesCount]);
     entry = this.#resources.get(key);
     if (!entry) {
       const attributes = this.#attributes(decoded);
-      // Bytes values are not in the API's attribute type; the encoder writes them as bytesValue.
-      const resource = resourceFromAttributes(attributes as Parameters<typeof resourceFromAttributes>[0]);
+      const resource: ForwardedResource = { attributes: attributes as ForwardedResource['attributes'] };
       entry = { resource, otlpResource: { attributes: attributes as EncodableResource['attributes'], droppedAttributesCount: envelope.droppedAttributesCount, schemaUrl: this.#text(envelope.schemaUrl) } };
       if (this.#resources.size >= MAX_ENTRIES) this.#resources.clear();
       this.#resources.set(key, entry);

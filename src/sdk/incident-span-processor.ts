@@ -7,7 +7,6 @@
  */
 import type { Context, Counter, SpanStatusCode } from '@opentelemetry/api';
 import { diag, metrics, trace } from '@opentelemetry/api';
-import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { attemptVerdictAttributes, incidentAttributes, runSpanStatus } from '../derive/incident-attributes.js';
 import { RunFolder } from '../fold/run-folder.js';
 import * as K from '../model/attributes.js';
@@ -21,6 +20,7 @@ import type { RedactionTally } from '../sanitize/scrubber.js';
 import { createTally } from '../sanitize/scrubber.js';
 import type { SanitizableSpan } from '../sanitize/sanitize-span.js';
 import { redactSpanInPlace, sanitizeSpanInPlace } from '../sanitize/sanitize-span.js';
+import type { SdkReadableSpan, SdkSpan, SdkSpanProcessor } from './sdk-span.js';
 import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
 
 /** Counters of the processor's own behaviour, for tests and health checks. */
@@ -51,10 +51,10 @@ export interface IncidentProcessorStats {
  *   spanProcessors: [new IncidentSpanProcessor(), new BatchSpanProcessor(new OTLPTraceExporter())],
  * });
  */
-export class IncidentSpanProcessor implements SpanProcessor {
+export class IncidentSpanProcessor implements SdkSpanProcessor {
   readonly #options: ResolvedOptions;
   readonly #sanitizer: Sanitizer;
-  readonly #folder: RunFolder<Span>;
+  readonly #folder: RunFolder<SdkSpan>;
   #redactionCounter: Counter | undefined;
   readonly #reported = new Set<string>();
   #counter: Counter | undefined;
@@ -63,6 +63,8 @@ export class IncidentSpanProcessor implements SpanProcessor {
   #runsFinalizedOpen = 0;
   /** A never-ended run is being ended: its open nested runs never ended either. */
   #finalizing = false;
+  /** Whether the SDK calls `onEnding` (set at its first call); until then `onEnd` does its work. */
+  #sdkCallsOnEnding = false;
   #runsFinished = 0;
   #internalErrors = 0;
   /** One tally, emptied before each span: sanitization never re-enters, and a Map per span was measurable garbage. */
@@ -76,7 +78,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
     } catch (error) {
       throw new TypeError(`IncidentSpanProcessor: invalid option sanitization: ${(error as Error).message}`);
     }
-    this.#folder = new RunFolder<Span>({ policy: this.#options.policy, adapters: this.#options.adapters, maxOpenRuns: this.#options.maxOpenRuns });
+    this.#folder = new RunFolder<SdkSpan>({ policy: this.#options.policy, adapters: this.#options.adapters, maxOpenRuns: this.#options.maxOpenRuns });
     if (this.#sanitizer.mode === 'off') {
       diag.warn('IncidentSpanProcessor: sanitization is off; prompts, outputs, tool arguments and secrets are exported as recorded.');
     }
@@ -99,7 +101,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
     };
   }
 
-  onStart(span: Span, parentContext: Context): void {
+  onStart(span: SdkSpan, parentContext: Context): void {
     if (this.#shutdown) return;
     try {
       this.#start(span, parentContext);
@@ -108,7 +110,12 @@ export class IncidentSpanProcessor implements SpanProcessor {
     }
   }
 
-  onEnding(span: Span): void {
+  onEnding(span: SdkSpan): void {
+    this.#sdkCallsOnEnding = true;
+    this.#onEnding(span);
+  }
+
+  #onEnding(span: SdkSpan): void {
     let written: WrittenAttributes | undefined;
     if (!this.#shutdown) {
       try {
@@ -148,8 +155,16 @@ export class IncidentSpanProcessor implements SpanProcessor {
     }
   }
 
-  onEnd(_span: ReadableSpan): void {
-    // Everything happens in onEnding, while the span can still be changed.
+  /**
+   * Everything happens in `onEnding`, while the span can still be changed. An
+   * SDK without that hook (sdk-trace-base before 2.1) calls only `onEnd`: the
+   * processor then does the same work here, on the ended span's own fields,
+   * so processors registered after it still see the verdict and the
+   * sanitized span. Detected per processor, at the first span that ends.
+   */
+  onEnd(span: SdkReadableSpan): void {
+    if (this.#sdkCallsOnEnding) return;
+    this.#onEnding(span as SdkSpan);
   }
 
   /** Finalizes every open run (they are exported as `incomplete`). */
@@ -167,7 +182,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
     return Promise.resolve();
   }
 
-  #start(span: Span, parentContext: Context | undefined): void {
+  #start(span: SdkSpan, parentContext: Context | undefined): void {
     const now = Date.now();
     const oldest = this.#folder.oldestRun();
     if (oldest && now - oldest.trackedMillis > this.#options.maxRunAgeMillis) this.#sweep(now);
@@ -186,13 +201,13 @@ export class IncidentSpanProcessor implements SpanProcessor {
    */
   #lateRun(parentSpanId: string, parentContext: Context | undefined): void {
     if (!parentContext) return;
-    const parent = trace.getSpan(parentContext) as Span | undefined;
+    const parent = trace.getSpan(parentContext) as SdkSpan | undefined;
     if (!parent || parent.spanContext().spanId !== parentSpanId || !('attributes' in parent) || parent.ended) return;
     this.#folder.startLateRun({ spanId: parentSpanId, parentSpanId: parent.parentSpanContext?.spanId, startMillis: hrTimeToMillis(parent.startTime) }, parent);
   }
 
   /** Folds the ending span; returns the attributes its verdict writes, if any (onEnding writes them after sanitizing). */
-  #ending(span: Span): WrittenAttributes | undefined {
+  #ending(span: SdkSpan): WrittenAttributes | undefined {
     const spanId = span.spanContext().spanId;
     if (this.#folder.isRun(spanId)) this.#cutOpenSpans(spanId, span);
     const folded = this.#folder.end(spanViewOf(span), span);
@@ -206,7 +221,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
    * `incident.truncated`: re-entrant, each goes through every processor's
    * onEnding and onEnd now, so it is exported before its run.
    */
-  #cutOpenSpans(runSpanId: string, runSpan: Span): void {
+  #cutOpenSpans(runSpanId: string, runSpan: SdkSpan): void {
     for (const open of this.#folder.cutOpenSpans(runSpanId, (s) => !s.ended)) {
       // A sub-agent still open inside a run that never ended never ended either.
       if (this.#finalizing && this.#folder.isRun(open.spanContext().spanId)) this.#runsFinalizedOpen += 1;
@@ -216,7 +231,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
   }
 
   /** Applies the run's status and counts the run; returns its incident attributes (and `error.type` to remove, when it must go). */
-  #writeIncident(span: Span, incident: Incident): WrittenAttributes {
+  #writeIncident(span: SdkSpan, incident: Incident): WrittenAttributes {
     const set = incidentAttributes(incident);
     let remove: string | undefined;
     const change = runSpanStatus(incident, span.status);
@@ -228,7 +243,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
     return { set, remove };
   }
 
-  #countRun(span: Span, incident: Incident): void {
+  #countRun(span: SdkSpan, incident: Incident): void {
     this.#counter ??= this.#meter().createCounter(K.METRIC_AGENT_RUNS, { description: 'Finished agent runs, by incident outcome and cause.', unit: '{run}' });
     const attributes: Record<string, string> = { [K.ATTR_INCIDENT_OUTCOME]: incident.outcome };
     if (incident.outcome !== 'success') {
@@ -258,7 +273,7 @@ export class IncidentSpanProcessor implements SpanProcessor {
   }
 
   /** Ends a run span that never ended, as never ended: `incident.truncated` says the processor ended it, not its owner. */
-  #finalizeOpen(span: Span, spanId: string): void {
+  #finalizeOpen(span: SdkSpan, spanId: string): void {
     if (span.ended) {
       // Ended without reaching our onEnding (registered after the fact): just forget it.
       this.#folder.forget(spanId);
@@ -320,7 +335,7 @@ interface WrittenAttributes {
  * a dozen keys added that way, or after a `delete`, V8 makes the map a slow
  * dictionary, which the exporter then reads.
  */
-function writeAttributes(span: Span, attributes: Record<string, unknown>, remove?: string): void {
+function writeAttributes(span: SdkSpan, attributes: Record<string, unknown>, remove?: string): void {
   let current = span.attributes as Record<string, unknown>;
   if (remove !== undefined && Object.hasOwn(current, remove)) {
     // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the rest pattern is how the key is left out

@@ -1,19 +1,19 @@
 /**
  * Adapts an SDK span to the plain {@link SpanView} the adapters read.
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { SpanView } from '../conventions/span-view.js';
 import { hrTimeToMillis } from '../model/hr-time.js';
+import type { SdkReadableSpan } from './sdk-span.js';
 
 export { hrTimeToMillis };
 
-function isEnded(span: ReadableSpan): boolean {
+function isEnded(span: SdkReadableSpan): boolean {
   const end = span.endTime;
   return span.ended || (Array.isArray(end) && (end[0] !== 0 || end[1] !== 0));
 }
 
 /** A {@link SpanView} of `span`. Cheap: attributes are shared, events mapped. */
-export function spanViewOf(span: ReadableSpan): SpanView {
+export function spanViewOf(span: SdkReadableSpan): SpanView {
   return {
     spanId: span.spanContext().spanId,
     parentSpanId: span.parentSpanContext?.spanId,

@@ -27,7 +27,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { playFleet } from '../../src/demo/fleet.js';
-import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
+import { KeepingExporter } from '../support/keeping-exporter.js';
 import type { DecodedSpan, DecodedValue } from '../../src/otlp/otlp-json-spans.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';

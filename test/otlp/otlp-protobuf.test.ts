@@ -11,7 +11,7 @@ import type { ReadableSpan, SpanLimits } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
+import { KeepingExporter } from '../support/keeping-exporter.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { ProtobufDecodeError, decodeExportTraceRequest, encodeExportTraceResponse } from '../../src/otlp/otlp-protobuf.js';
 

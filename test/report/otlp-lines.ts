@@ -10,7 +10,7 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
+import { KeepingExporter } from '../support/keeping-exporter.js';
 import { DEFAULT_POLICY } from '../../src/derive/policy.js';
 import { judgeTrace } from '../../src/gateway/judge-trace.js';
 import { ReleasedRuns } from '../../src/gateway/released-runs.js';

@@ -12,7 +12,7 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
+import { KeepingExporter } from '../support/keeping-exporter.js';
 import { DEFAULT_POLICY } from '../../src/derive/policy.js';
 import { judgeTrace } from '../../src/gateway/judge-trace.js';
 import { ReleasedRuns } from '../../src/gateway/released-runs.js';

@@ -11,7 +11,7 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
+import { KeepingExporter } from '../support/keeping-exporter.js';
 import { IncidentSpanProcessor } from '../../src/index.js';
 import { play, secretsOf, spanPlan } from '../support/span-plans.js';
 

@@ -4,7 +4,7 @@
  */
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { KeepingExporter } from '../../src/demo/keeping-exporter.js';
+import { KeepingExporter } from '../support/keeping-exporter.js';
 import type { IncidentSpanProcessorOptions } from '../../src/index.js';
 import { IncidentSpanProcessor, RunRecorder } from '../../src/index.js';
 import type { RunRecorderOptions } from '../../src/runtime/run-recorder.js';
