@@ -219,7 +219,54 @@ describe('spans of one trace spread over lines', () => {
     expect(tight.byOutcome).toEqual([['success', 20], ['incomplete', 1]]);
     expect(tight.window).toMatchObject({ maxSpans: 8, tracesJudgedEarly: 1, runsJudgedEarly: 1, tracesSeenAgain: 1 });
     const table = await cli(['report', path, '--max-spans', '8']);
-    expect(table.stdout).toContain('1 runs in 1 traces were judged before their trace may have been complete (more than 8 spans held at once): judged as incomplete, never success');
+    expect(table.stdout).toContain('1 run in 1 trace was judged before its trace may have been complete (more than 8 spans held at once): judged as incomplete, never success');
+  });
+});
+
+describe('an input with no span says so (exit code 0: an idle export is empty, not wrong)', () => {
+  const NO_SPAN_REQUESTS = '{"resourceSpans":[]}\n{"resourceSpans":[{"resource":{},"scopeSpans":[{"scope":{},"spans":[]}]}]}\n';
+  const cases: { name: string; input: () => { args: string[]; stdin?: string | Buffer; named: string }; says: string }[] = [
+    { name: 'an empty file', input: () => { const path = file(''); return { args: [path], named: path }; }, says: 'it is empty' },
+    { name: 'a file of blank lines', input: () => { const path = file('\n  \n\r\n'); return { args: [path], named: path }; }, says: '3 lines, none with a span' },
+    { name: 'an empty stdin (`-`)', input: () => ({ args: ['-'], stdin: '', named: 'stdin' }), says: 'it is empty' },
+    { name: 'an empty stdin (no file)', input: () => ({ args: [], stdin: '', named: 'stdin' }), says: 'it is empty' },
+    { name: 'a gzip of nothing', input: () => { const path = file(gzipSync(''), 'nothing.jsonl.gz'); return { args: [path], named: path }; }, says: 'it is empty' },
+    { name: 'a gzip of nothing on stdin', input: () => ({ args: ['-'], stdin: gzipSync(''), named: 'stdin' }), says: 'it is empty' },
+    { name: 'OTLP/JSON requests without spans', input: () => { const path = file(NO_SPAN_REQUESTS); return { args: [path], named: path }; }, says: '2 lines, none with a span' },
+  ];
+  it.each(cases)('$name: one line on stderr, no table of zeros; --json still its report; --html a page that says so', async ({ input, says }) => {
+    const { args, stdin, named } = input();
+    const line = `agent-incidents report: no spans in ${named} (${says})\n`;
+    expect(await cli(['report', ...args], stdin)).toEqual({ code: 0, stdout: '', stderr: line });
+    const json = await cli(['report', ...args, '--json'], stdin);
+    expect({ code: json.code, stderr: json.stderr }).toEqual({ code: 0, stderr: line });
+    const report = JSON.parse(json.stdout) as IncidentReport;
+    expect(report).toMatchObject({ runs: 0, folded: 0, byOutcome: [], incidents: [], input: { spans: 0, traces: 0 } });
+    const out = join(dir, `no-spans-${(files += 1)}.html`);
+    expect(await cli(['report', ...args, '--html', out], stdin)).toEqual({ code: 0, stdout: `wrote ${out}\n`, stderr: line });
+    const page = readFileSync(out, 'utf8');
+    expect(page).toContain(`<h1>No spans in ${named}</h1>`);
+    expect(page).not.toContain('class="chart"');
+  });
+
+  it('a file with one span of no agent run: the count and why there is nothing to judge, in the singular', async () => {
+    const span = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', name: 'GET /', kind: 2, startTimeUnixNano: '1', endTimeUnixNano: '2', attributes: [], status: {} };
+    const path = file(`${JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans: [span] }] }] })}\n`);
+    expect(await cli(['report', path])).toEqual({ code: 0, stdout: '0 runs\n\nNo agent run this report recognises in 1 span of 1 trace: nothing to judge.\n', stderr: '' });
+  });
+
+  it('a file of one run: `1 run`, `1 incident`, `1 line`, `1 trace`', async () => {
+    const path = file(lineOf(await recordRun(dropsAfterBash)));
+    const table = await cli(['report', path]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^1 run {2}failed 1\n/);
+    expect(table.stdout).toContain('1 distinct cause, 1 distinct phase across 1 incident');
+    expect(table.stdout).toContain('1 of 1 run carried no verdict (exported without the processor or the gateway) and was judged here from its spans.');
+    const out = join(dir, 'one-run.html');
+    await cli(['report', path, '--html', out]);
+    const page = readFileSync(out, 'utf8');
+    expect(page).toContain('<h1>1 incident in 1 run</h1>');
+    expect(page).toMatch(/Read 1 line: \d+ spans in 1 trace\./);
   });
 });
 

@@ -21,6 +21,7 @@ import { FILTER_SCRIPT, PAGE_CSS } from './html/assets.js';
 import type { Html } from './html/markup.js';
 import { html, trusted } from './html/markup.js';
 import { formatMillis, hasSideEffects, nonNegative, renderTimeline } from './html/timeline.js';
+import { counted, plural } from './plural.js';
 import type { Counts, IncidentReport, ReportRun } from './report-model.js';
 
 const SCRIPT_HASH = createHash('sha256').update(FILTER_SCRIPT).digest('base64');
@@ -36,6 +37,11 @@ const NUMBER = new Intl.NumberFormat('en-US');
 /** `n` with thousands separators; a bad count reads as 0. */
 function count(n: unknown): string {
   return NUMBER.format(Math.round(nonNegative(n)));
+}
+
+/** `n` with thousands separators and the form of its noun that agrees with the number shown: `1 run`, `1,204 runs`, a bad count `0 runs`. */
+function counting(n: unknown, singular: string, pluralForm?: string): string {
+  return counted(Math.round(nonNegative(n)), singular, { plural: pluralForm, format: count });
 }
 
 /** The Jaeger base URL without trailing slashes; throws a `TypeError` when it is not http(s). */
@@ -163,31 +169,28 @@ function filterOptions(name: string, label: string, counts: Counts): Html {
   )}</select></label>`;
 }
 
-/**
- * The report as one self-contained HTML page: inline CSS, no external
- * requests, readable from `file://` and without JavaScript (a small inline
- * script only adds filters). Every string from the input is escaped.
- *
- * @param report the report to show; `incidents` are listed in the order given.
- * @param options `jaegerUrl` (default none: no trace links; must be http(s),
- *   a trailing slash is dropped), `generatedAt` (default now), `locale` of the
- *   incident text (default `'en'`).
- * @throws TypeError when `jaegerUrl` is not an http(s) URL.
- */
-export function renderIncidentPage(
-  report: IncidentReport,
-  options: { jaegerUrl?: string; generatedAt?: Date; locale?: PresentationLocale } = {},
-): string {
-  const jaeger = jaegerBase(options.jaegerUrl);
-  const locale = isOneOf(PRESENTATION_LOCALES, options.locale) ? options.locale : undefined;
-  const generatedAt = options.generatedAt ?? new Date();
-  const generated = Number.isNaN(generatedAt.getTime()) ? '' : generatedAt.toISOString();
-  const incidentTotal = report.byOutcome.reduce((sum, [value, n]) => (value === 'success' ? sum : sum + nonNegative(n)), 0);
-  const listed = report.incidents.length;
-  const omitted = nonNegative(report.incidentsOmitted);
-  const over = `${count(incidentTotal)} ${incidentTotal === 1 ? 'incident' : 'incidents'}`;
+/** Options of {@link renderIncidentPage}. */
+export interface IncidentPageOptions {
+  /** Jaeger UI base address: each incident links to its trace. @default none */
+  readonly jaegerUrl?: string;
+  /** When the page was made. @default now */
+  readonly generatedAt?: Date;
+  /** Language of the incident text. @default 'en' */
+  readonly locale?: PresentationLocale;
+  /** The input as the user named it (a file, `stdin`), said on the page of an input with no span. @default 'the input' */
+  readonly inputName?: string;
+}
 
-  const page = html`<!doctype html>
+/** What each total at the top of the page counts, in words, under its number (so the page explains itself without JavaScript). */
+const TOTALS_EXPLAINED = {
+  runs: 'agent runs in the input, incidents or not',
+  incidents: 'runs that did not simply succeed: recovered, failed, cancelled or incomplete',
+  folded: "runs with no verdict in the file (exported without the agent-incidents processor or gateway), judged here from their spans; the rest kept the processor's or the gateway's verdict",
+  listed: "incidents shown one by one below, most recent first, up to the report's limit",
+} as const;
+
+function head(title: string): Html {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -195,30 +198,91 @@ export function renderIncidentPage(
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="agent-incidents">
-<title>Incident report · ${count(incidentTotal)} of ${count(report.runs)} runs</title>
+<title>${title}</title>
 <style>${trusted(PAGE_CSS)}</style>
-</head>
+</head>`;
+}
+
+function generatedText(generated: string): Html | '' {
+  return generated ? html`Generated <time datetime="${generated}">${generated.slice(0, 16).replace('T', ' ')} UTC</time>.` : '';
+}
+
+const FOOTER = html`<footer>Made by agent-incidents from closed values only: no prompt, output or error text is shown. Self-contained; nothing on this page is fetched.</footer>`;
+
+/** The page of an input that held no span: it says so, with no charts of zeros. */
+function noSpansPage(report: IncidentReport, inputName: string, generated: string): string {
+  const lines = Math.round(nonNegative(report.input.lines));
+  return html`${head('Incident report · no spans')}
 <body>
 <main>
 <header>
 <p class="eyebrow">agent-incidents report</p>
-<h1>${count(incidentTotal)} ${incidentTotal === 1 ? 'incident' : 'incidents'} in ${count(report.runs)} ${report.runs === 1 ? 'run' : 'runs'}</h1>
-<p class="lede">Read ${count(report.input.lines)} lines: ${count(report.input.spans)} spans in ${count(report.input.traces)} traces.
-${nonNegative(report.folded) > 0 ? `${count(report.folded)} of the runs carried no verdict (exported without the processor or the gateway) and were judged by this report from their spans.` : 'Every run carried its verdict in the file.'}
-${nonNegative(report.window?.runsJudgedEarly) > 0 ? `${count(report.window.runsJudgedEarly)} of them were judged before their trace may have been complete (the report's window was full), as incomplete, never as a success.` : ''}
-${generated ? html`Generated <time datetime="${generated}">${generated.slice(0, 16).replace('T', ' ')} UTC</time>.` : ''}</p>
+<h1>No spans in ${inputName}</h1>
+<p class="lede">${lines === 0 ? 'The input is empty' : `Read ${counting(lines, 'line')}, none with a span`}: there are no runs to count and no incidents to show.
+${generatedText(generated)}</p>
+</header>
+<p class="note" id="no-spans">If you expected spans here, check that your app or collector exports to this file (the collector's file exporter, or <code>agent-incidents receive --out</code>) and that it had flushed when the report read it.</p>
+${FOOTER}
+</main>
+</body>
+</html>
+`.value;
+}
+
+/**
+ * The report as one self-contained HTML page: inline CSS, no external
+ * requests, readable from `file://` and without JavaScript (a small inline
+ * script only adds filters). Every string from the input is escaped. An input
+ * with no span gets a page that says so instead of empty charts.
+ *
+ * @param report the report to show; `incidents` are listed in the order given.
+ * @param options `jaegerUrl` (default none: no trace links; must be http(s),
+ *   a trailing slash is dropped), `generatedAt` (default now), `locale` of the
+ *   incident text (default `'en'`), `inputName` (default `the input`).
+ * @throws TypeError when `jaegerUrl` is not an http(s) URL.
+ */
+export function renderIncidentPage(report: IncidentReport, options: IncidentPageOptions = {}): string {
+  const jaeger = jaegerBase(options.jaegerUrl);
+  const locale = isOneOf(PRESENTATION_LOCALES, options.locale) ? options.locale : undefined;
+  const generatedAt = options.generatedAt ?? new Date();
+  const generated = Number.isNaN(generatedAt.getTime()) ? '' : generatedAt.toISOString();
+  if (nonNegative(report.input.spans) === 0) return noSpansPage(report, options.inputName ?? 'the input', generated);
+  const incidentTotal = report.byOutcome.reduce((sum, [value, n]) => (value === 'success' ? sum : sum + nonNegative(n)), 0);
+  const listed = report.incidents.length;
+  const omitted = nonNegative(report.incidentsOmitted);
+  const folded = nonNegative(report.folded);
+  const early = nonNegative(report.window?.runsJudgedEarly);
+  const over = counting(incidentTotal, 'incident');
+  const headline = `${over} in ${counting(report.runs, 'run')}`;
+
+  const page = html`${head(`Incident report · ${headline}`)}
+<body>
+<main>
+<header>
+<p class="eyebrow">agent-incidents report</p>
+<h1>${headline}</h1>
+<p class="lede">Read ${counting(report.input.lines, 'line')}: ${counting(report.input.spans, 'span')} in ${counting(report.input.traces, 'trace')}.
+${
+  nonNegative(report.runs) === 0
+    ? 'No agent run this report recognises is in them: nothing to judge.'
+    : folded > 0
+      ? `${count(folded)} of ${counting(report.runs, 'run')} carried no verdict (exported without the processor or the gateway) and ${plural(folded, 'was', 'were')} judged by this report from ${plural(folded, 'its', 'their')} spans.`
+      : 'Every run carried its verdict in the file.'
+}
+${early > 0 ? `${count(early)} of them ${plural(early, 'was', 'were')} judged before ${plural(early, 'its', 'their')} trace may have been complete (the report's window was full), as incomplete, never as a success.` : ''}
+${generatedText(generated)}</p>
 <dl class="totals" id="totals">
-<div><dt>Runs</dt><dd data-total="runs">${count(report.runs)}</dd></div>
-<div><dt>Incidents</dt><dd data-total="incidents">${count(incidentTotal)}</dd></div>
-<div><dt>Judged by this report</dt><dd data-total="folded">${count(report.folded)}</dd></div>
-<div><dt>Listed below</dt><dd data-total="listed">${count(listed)}</dd></div>
+<div><dt>Runs</dt><dd data-total="runs">${count(report.runs)}</dd><dd class="explain">${TOTALS_EXPLAINED.runs}</dd></div>
+<div><dt>Incidents</dt><dd data-total="incidents">${count(incidentTotal)}</dd><dd class="explain">${TOTALS_EXPLAINED.incidents}</dd></div>
+<div><dt>Judged by this report</dt><dd data-total="folded">${count(folded)}</dd><dd class="explain" id="folded-explained">${TOTALS_EXPLAINED.folded}</dd></div>
+<div><dt>Listed below</dt><dd data-total="listed">${count(listed)}</dd><dd class="explain">${TOTALS_EXPLAINED.listed}</dd></div>
 </dl>
 </header>
 
 <section aria-labelledby="counts-heading">
 <h2 id="counts-heading">Counts</h2>
 <div class="charts">
-${chart('By outcome', `${count(report.runs)} runs`, report.byOutcome, 'outcome', 'chart-outcome')}
+${chart('By outcome', counting(report.runs, 'run'), report.byOutcome, 'outcome', 'chart-outcome')}
 ${chart('By cause', over, report.byCause, 'other', 'chart-cause')}
 ${chart('By phase', over, report.byPhase, 'other', 'chart-phase')}
 ${chart('By retry safety', over, report.byRetrySafety, 'retrySafety', 'chart-retry-safety')}
@@ -232,7 +296,7 @@ ${
     ? html`<p class="note">${incidentTotal === 0 ? 'No incidents: every run succeeded.' : 'No incidents are listed.'}</p>`
     : html`<p class="muted">Most recent first, ${count(listed)} listed.</p>`
 }
-${omitted > 0 ? html`<p class="note" id="omitted">${count(omitted)} more ${omitted === 1 ? 'incident is' : 'incidents are'} counted above but not listed here (the report's limit).</p>` : ''}
+${omitted > 0 ? html`<p class="note" id="omitted">${counting(omitted, 'more incident is', 'more incidents are')} counted above but not listed here (the report's limit).</p>` : ''}
 ${
   listed > 0
     ? html`<ul class="legend" aria-label="Timeline legend">
@@ -255,7 +319,7 @@ ${report.incidents.map((run, i) => incidentCard(run, i, jaeger, locale))}
     : ''
 }
 </section>
-<footer>Made by agent-incidents from closed values only: no prompt, output or error text is shown. Self-contained; nothing on this page is fetched.</footer>
+${FOOTER}
 </main>
 ${listed > 0 ? html`<script>${trusted(FILTER_SCRIPT)}</script>` : ''}
 </body>

@@ -1,8 +1,10 @@
 /**
  * The most recent incidents of a report as terminal lines, one per run, with
  * the trace id (and a link to the trace viewer when its address is given),
- * so each can be looked up; then what the report judged itself.
+ * so each can be looked up; then what the report judged itself; and what
+ * `report` says of an input with no span in it.
  */
+import { counted, plural } from './plural.js';
 import type { IncidentReport, ReportRun } from './report-model.js';
 import type { SummaryStyle } from './summary-table.js';
 import { OUTCOME_COLOUR, pad, PLAIN, SAFETY_COLOUR, terminalSafe } from './summary-table.js';
@@ -49,7 +51,7 @@ export function renderIncidentList(report: IncidentReport, options: IncidentList
     Math.max(headers[3]!.length, ...rows.map((r) => r.cause.length)),
     Math.max(headers[4]!.length, ...rows.map((r) => r.phase.length)),
   ];
-  const lines = [c('bold', `${shown.length === total ? 'Incidents' : `Most recent ${shown.length} of ${total} incidents`}, most recent first`), ''];
+  const lines = [c('bold', `${shown.length === total ? 'Incidents' : `Most recent ${shown.length} of ${counted(total, 'incident')}`}, most recent first`), ''];
   lines.push(c('bold', headers.slice(0, 5).map((h, i) => pad(h, widths[i]!)).join('  ') + '  ' + headers[5]));
   for (const r of rows) {
     lines.push(
@@ -70,19 +72,38 @@ export function renderIncidentList(report: IncidentReport, options: IncidentList
 /** What the report judged itself and how it held the input, as sentences; empty when there is nothing to say. */
 export function renderReportNotes(report: IncidentReport): string {
   const notes: string[] = [];
+  if (report.runs === 0 && report.input.spans > 0) {
+    notes.push(`No agent run this report recognises in ${counted(report.input.spans, 'span')} of ${counted(report.input.traces, 'trace')}: nothing to judge.`);
+  }
   if (report.folded > 0) {
-    notes.push(`${report.folded} of ${report.runs} runs carried no verdict (exported without the processor or the gateway) and were judged here from their spans.`);
+    const n = report.folded;
+    notes.push(`${n} of ${counted(report.runs, 'run')} carried no verdict (exported without the processor or the gateway) and ${plural(n, 'was', 'were')} judged here from ${plural(n, 'its', 'their')} spans.`);
   }
   const w = report.window;
   if (w.tracesJudgedEarly > 0) {
+    const n = w.runsJudgedEarly;
     notes.push(
-      `${w.runsJudgedEarly} runs in ${w.tracesJudgedEarly} traces were judged before their trace may have been complete (more than ${w.maxSpans} spans held at once): judged as incomplete, never success; raise --max-spans to hold more.`,
+      `${counted(n, 'run')} in ${counted(w.tracesJudgedEarly, 'trace')} ${plural(n, 'was', 'were')} judged before ${plural(n, 'its', 'their')} trace may have been complete (more than ${counted(w.maxSpans, 'span')} held at once): judged as incomplete, never success; raise --max-spans to hold more.`,
     );
   }
   if (w.tracesSeenAgain > 0) {
+    const n = w.tracesSeenAgain;
     notes.push(
-      `${w.tracesSeenAgain} traces had spans after they were judged (more than ${w.idleLines} lines after the rest, or after the window was full): the later spans joined the runs already counted (a verdict in the file replaces one made up here), each run counted once; raise --idle-lines to hold traces longer.`,
+      `${counted(n, 'trace')} had spans after ${plural(n, 'it was', 'they were')} judged (more than ${counted(w.idleLines, 'line')} after the rest, or after the window was full): the later spans joined the runs already counted (a verdict in the file replaces one made up here), each run counted once; raise --idle-lines to hold traces longer.`,
     );
   }
   return notes.map(terminalSafe).join('\n');
+}
+
+/**
+ * What `report` says when its input held no span at all (an empty file or
+ * stream, blank lines only, a gzip of nothing, OTLP/JSON requests without
+ * spans), instead of a table of zeros: `no spans in FILE (it is empty)`,
+ * `no spans in FILE (2 lines, none with a span)`. `inputName` is the file as
+ * given, or `stdin`. Undefined when the input held spans.
+ */
+export function noSpansMessage(report: IncidentReport, inputName: string): string | undefined {
+  if (report.input.spans > 0) return undefined;
+  const lines = report.input.lines;
+  return terminalSafe(`no spans in ${inputName} (${lines === 0 ? 'it is empty' : `${counted(lines, 'line')}, none with a span`})`);
 }

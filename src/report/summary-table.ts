@@ -2,6 +2,7 @@
  * Renders a report as the readable summary the CLI prints: runs by outcome,
  * then one line per (outcome, cause, phase, retry safety) with counts.
  */
+import { counted } from './plural.js';
 import type { IncidentReport } from './report-model.js';
 
 /** How the summary is drawn. */
@@ -36,7 +37,7 @@ export function pad(text: string, width: number): string {
 export function renderSummary(report: IncidentReport, style: SummaryStyle = PLAIN): string {
   const c = style.colour;
   const lines: string[] = [];
-  lines.push(c('bold', `${report.runs} runs`) + '  ' + report.byOutcome.map(([o, n]) => c(OUTCOME_COLOUR[o as keyof typeof OUTCOME_COLOUR] ?? 'gray', `${terminalSafe(o)} ${n}`)).join('  '));
+  lines.push([c('bold', counted(report.runs, 'run')), ...report.byOutcome.map(([o, n]) => c(OUTCOME_COLOUR[o as keyof typeof OUTCOME_COLOUR] ?? 'gray', `${terminalSafe(o)} ${n}`))].join('  '));
   if (report.byKind.length === 0) return lines.join('\n');
   const groups = report.byKind.map((k) => ({
     outcome: terminalSafe(k.outcome),
@@ -69,6 +70,6 @@ export function renderSummary(report: IncidentReport, style: SummaryStyle = PLAI
   const causes = report.byCause.filter(([cause]) => cause !== '').length;
   const phases = report.byPhase.filter(([phase]) => phase !== '').length;
   lines.push('');
-  lines.push(c('gray', `${causes} distinct causes, ${phases} distinct phases across ${incidents} incidents`));
+  lines.push(c('gray', `${counted(causes, 'distinct cause')}, ${counted(phases, 'distinct phase')} across ${counted(incidents, 'incident')}`));
   return lines.join('\n');
 }

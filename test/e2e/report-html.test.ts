@@ -2,11 +2,12 @@
  * `agent-incidents report --html` in a real browser: the demo's OTLP/JSON
  * through the CLI into a page, opened from file:// in Debian's Chromium
  * (scripts/ci/install-chromium.sh) driven by playwright-core. It checks what a
- * user sees: the counts `report --json` gives, bars, a timeline that says where the
- * run broke, a link to the trace in Jaeger, and that the page fetched nothing.
+ * user sees: the counts `report --json` gives, what each total counts, bars, a
+ * timeline that says where the run broke, a link to the trace in Jaeger, that
+ * the page fetched nothing, and the page of an empty input.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -115,6 +116,18 @@ describe('report --html in a browser', () => {
     expect(await chartCounts(page, 'chart-retry-safety')).toEqual(counts.byRetrySafety);
   });
 
+  it('explains under each total what it counts, "Judged by this report" too', async () => {
+    const tile = page.locator('#totals > div', { has: page.locator('dt', { hasText: 'Judged by this report' }) });
+    expect(await tile.locator('[data-total="folded"]').isVisible()).toBe(true);
+    const caption = tile.locator('dd.explain');
+    expect(await caption.isVisible()).toBe(true);
+    expect(await caption.innerText()).toBe("runs with no verdict in the file (exported without the agent-incidents processor or gateway), judged here from their spans; the rest kept the processor's or the gateway's verdict");
+    // Inside its tile, not spilling out of it.
+    const [outer, inner] = await Promise.all([tile.boundingBox(), caption.boundingBox()]);
+    expect(inner!.y + inner!.height).toBeLessThanOrEqual(outer!.y + outer!.height);
+    expect(await page.locator('#totals dd.explain:visible').count()).toBe(4);
+  });
+
   it('draws the charts as visible bars, the most frequent the longest', async () => {
     const bars = page.locator('#chart-cause .bar');
     expect(await bars.count()).toBe(counts.byCause.length);
@@ -179,8 +192,32 @@ describe('report --html in a browser', () => {
       expect(await other.locator('article.incident:visible').count()).toBe(all);
       expect(await other.locator('#filters').isVisible()).toBe(false);
       expect(await other.locator('.tl-item.is-broke').first().isVisible()).toBe(true);
+      expect(await other.locator('#folded-explained').isVisible()).toBe(true);
     } finally {
       await plain.close();
+    }
+  });
+
+  it('says an empty input has no spans, naming it, instead of drawing empty charts', async () => {
+    const empty = join(dir, 'empty.jsonl');
+    const emptyPage = join(dir, 'empty.html');
+    writeFileSync(empty, '');
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'report', empty, '--html', emptyPage], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: `wrote ${emptyPage}\n`, stderr: `agent-incidents report: no spans in ${empty} (it is empty)\n` });
+    const other = await context!.newPage();
+    const fetched: string[] = [];
+    other.on('request', (request) => fetched.push(request.url()));
+    try {
+      await other.goto(pathToFileURL(emptyPage).href);
+      expect(await other.title()).toBe('Incident report · no spans');
+      expect(await other.getByRole('heading', { level: 1 }).innerText()).toBe(`No spans in ${empty}`);
+      expect(await other.locator('.lede').innerText()).toMatch(/^The input is empty: there are no runs to count and no incidents to show\./);
+      expect(await other.locator('#no-spans').isVisible()).toBe(true);
+      expect(await other.locator('table, .chart, #totals, article').count()).toBe(0);
+      expect(fetched).toEqual([pathToFileURL(emptyPage).href]);
+      await other.screenshot({ path: join(dir, 'empty.png') });
+    } finally {
+      await other.close();
     }
   });
 });

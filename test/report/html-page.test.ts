@@ -98,11 +98,41 @@ describe('renderIncidentPage', () => {
     expect(page).toContain('<dd data-total="runs">10</dd>');
     expect(page).toContain('<dd data-total="incidents">4</dd>');
     expect(page).toContain('<dd data-total="folded">3</dd>');
-    expect(page).toContain('3 of the runs carried no verdict');
+    expect(page).toContain('3 of 10 runs carried no verdict (exported without the processor or the gateway) and were judged by this report from their spans.');
     expect(page).toContain('<dd data-total="listed">1</dd>');
     expect(page).not.toContain('window was full');
     const early = renderIncidentPage(report({ window: { maxSpans: 10, idleLines: 10, tracesJudgedEarly: 2, runsJudgedEarly: 2, tracesSeenAgain: 0 } }), { generatedAt: AT });
     expect(early).toContain('2 of them were judged before their trace may have been complete');
+  });
+
+  it('says under each total what it counts, "Judged by this report" too, in the markup (no script needed)', () => {
+    const page = renderIncidentPage(report(), { generatedAt: AT });
+    const totals = section(page, '<dl class="totals" id="totals">', '</dl>');
+    const tiles = [...totals.matchAll(/<div><dt>([^<]*)<\/dt><dd data-total="([^"]*)">[^<]*<\/dd><dd class="explain"[^>]*>([^<]*)<\/dd><\/div>/g)].map((m) => [m[1], m[2], m[3]]);
+    expect(tiles.map(([title, key]) => [title, key])).toEqual([
+      ['Runs', 'runs'],
+      ['Incidents', 'incidents'],
+      ['Judged by this report', 'folded'],
+      ['Listed below', 'listed'],
+    ]);
+    // Escaped like all text: the apostrophes are entities.
+    expect(tiles[2]![2]).toBe("runs with no verdict in the file (exported without the agent-incidents processor or gateway), judged here from their spans; the rest kept the processor&#39;s or the gateway&#39;s verdict");
+    expect(tiles[1]![2]).toBe('runs that did not simply succeed: recovered, failed, cancelled or incomplete');
+  });
+
+  it('says an input with no span has none, naming it, with no charts, totals, incidents or script', () => {
+    const empty = report({ runs: 0, folded: 0, byOutcome: [], byCause: [], byPhase: [], byRetrySafety: [], incidents: [], input: { lines: 0, spans: 0, traces: 0 } });
+    const page = renderIncidentPage(empty, { generatedAt: AT, inputName: 'export<1>.jsonl' });
+    expect(page.startsWith('<!doctype html>')).toBe(true);
+    expect(page).toContain('<title>Incident report · no spans</title>');
+    expect(page).toContain('<h1>No spans in export&lt;1&gt;.jsonl</h1>');
+    expect(page).toContain('The input is empty: there are no runs to count and no incidents to show.');
+    expect(page).toContain('<p class="note" id="no-spans">If you expected spans here');
+    expect(page).toContain('<time datetime="2026-11-26T05:00:00.000Z">');
+    expect(page).not.toMatch(/class="chart"|id="totals"|<article|<script|<table/);
+    const blank = renderIncidentPage({ ...empty, input: { lines: 3, spans: 0, traces: 0 } }, { generatedAt: AT });
+    expect(blank).toContain('<h1>No spans in the input</h1>');
+    expect(blank).toContain('Read 3 lines, none with a span: there are no runs to count');
   });
 
   it('draws one bar per value with its count, the longest bar for the most frequent, an absent value as "none"', () => {

@@ -41,6 +41,7 @@ a:focus-visible, select:focus-visible, button:focus-visible { outline: 2px solid
 .totals div { background: var(--surface); border: 1px solid var(--line); border-radius: 10px; padding: 0.8rem 1rem; }
 .totals dt { color: var(--muted); font-size: 0.8rem; }
 .totals dd { margin: 0.1rem 0 0; font-size: 1.6rem; font-weight: 650; font-variant-numeric: tabular-nums; }
+.totals dd.explain { margin-top: 0.35rem; font-size: 0.78rem; font-weight: 400; line-height: 1.35; color: var(--muted); }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr)); gap: 1rem; }
 .chart { background: var(--surface); border: 1px solid var(--line); border-radius: 10px; padding: 1rem 1.1rem 0.8rem; }
 .chart table { width: 100%; border-collapse: collapse; table-layout: fixed; }

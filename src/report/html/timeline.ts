@@ -5,6 +5,7 @@
  * the only way to read it.
  */
 import { TOOL_SIDE_EFFECTS, isOneOf } from '../../model/enums.js';
+import { counted } from '../plural.js';
 import type { ReportRun, TimelineItem } from '../report-model.js';
 import type { Html } from './markup.js';
 import { html } from './markup.js';
@@ -91,7 +92,7 @@ export function renderTimeline(run: ReportRun, headingId: string): Html {
   const attempts = run.timeline.filter((i) => i.kind === 'attempt').length;
   const tools = run.timeline.length - attempts;
   return html`<div class="timeline">
-<h4 id="${headingId}" class="tl-heading">Timeline <span class="muted">· ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}, ${tools} tool ${tools === 1 ? 'call' : 'calls'}, ${openEnded ? 'over at least' : 'over'} ${formatMillis(Math.max(seen, ...run.timeline.map((i) => nonNegative(i.startOffsetMillis))))}</span></h4>
+<h4 id="${headingId}" class="tl-heading">Timeline <span class="muted">· ${counted(attempts, 'attempt')}, ${counted(tools, 'tool call')}, ${openEnded ? 'over at least' : 'over'} ${formatMillis(Math.max(seen, ...run.timeline.map((i) => nonNegative(i.startOffsetMillis))))}</span></h4>
 <ol class="tl" aria-labelledby="${headingId}">
 ${run.timeline.map((item) => itemRow(item, scale))}
 </ol>
