@@ -514,7 +514,7 @@ describe('public scenarios', () => {
     expect(exported?.attributes).toMatchObject(incidentAttributes(inProcess));
   });
 
-  it('row 22: a cancelled run does not get ERROR status even when the host set it', () => {
+  it('row 22: a cancelled run does not get ERROR status even when the host set it, and keeps the error.type the host set', () => {
     const pipeline = createPipeline();
     const run = pipeline.startRun();
     run.startAttempt({ boundary }).chunk('text-delta');
@@ -523,7 +523,8 @@ describe('public scenarios', () => {
     run.span.setAttribute('error.type', 'AbortError');
     run.end();
     expect(pipeline.runSpans()[0]?.status.code).toBe(0);
-    expect(pipeline.runSpans()[0]?.attributes['error.type']).toBeUndefined();
+    // `error.type` is the instrumentation's (since schema 7): never removed.
+    expect(pipeline.runSpans()[0]?.attributes['error.type']).toBe('AbortError');
   });
 
   it('failed runs get ERROR status and error.type = the cause', () => {

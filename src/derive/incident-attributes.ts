@@ -54,21 +54,26 @@ export function attemptVerdictAttributes(verdict: AttemptVerdict): AttributeReco
 export interface RunSpanStatus {
   /** The status to set, when it changes. `code` uses the OTLP numbering: 0 unset, 1 ok, 2 error. */
   readonly status?: { readonly code: number; readonly message?: string };
-  /** `error.type` to set; `null` removes it; undefined leaves it. */
-  readonly errorType?: string | null;
+  /** `error.type` to set, only ever on a span that has none; undefined leaves the span's as it is. */
+  readonly errorType?: string;
 }
 
 /**
  * Failed and incomplete runs get ERROR (an existing ERROR keeps its message)
- * and `error.type` = the cause; a cancelled run never counts as an error.
+ * and, when the span has no `error.type`, `error.type` = the cause; a
+ * cancelled run never counts as an error. An `error.type` already on the span
+ * is its instrumentation's (the provider's or the client's error code, as
+ * the GenAI conventions define it): it is never replaced nor removed.
+ * `current.errorType`: the span's `error.type` now, if any.
  */
-export function runSpanStatus(incident: Incident, current: { readonly code: number }): RunSpanStatus {
+export function runSpanStatus(incident: Incident, current: { readonly code: number; readonly errorType?: unknown }): RunSpanStatus {
   if (incident.outcome === 'failed' || incident.outcome === 'incomplete') {
     const cause = incident.cause ?? 'unknown_interruption';
     const message = `${cause}${incident.causeDetail ? ` (${incident.causeDetail})` : ''}`;
-    return { status: current.code === 2 ? undefined : { code: 2, message }, errorType: cause };
+    const status = current.code === 2 ? undefined : { code: 2, message };
+    return current.errorType === undefined || current.errorType === null ? { status, errorType: cause } : { status };
   }
   // A user stop is a choice, not an error: it must not inflate error rates.
-  if (incident.outcome === 'cancelled') return { status: current.code === 2 ? { code: 0 } : undefined, errorType: null };
+  if (incident.outcome === 'cancelled') return current.code === 2 ? { status: { code: 0 } } : {};
   return {};
 }

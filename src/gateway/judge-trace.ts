@@ -210,19 +210,19 @@ function revisionSpan(carrier: DecodedSpan, incident: Incident, verdict: Attribu
   };
   const span = forwardedSpan(decoded, options.resources.envelopeOf(decoded));
   Object.assign(span.attributes, verdict, { [K.ATTR_INCIDENT_REVISION_OF]: carrier.spanId, [K.ATTR_INCIDENT_REVISION_NUMBER]: number });
-  const change = runSpanStatus(incident, span.status);
+  const change = runSpanStatus(incident, { code: span.status.code, errorType: span.attributes[K.ATTR_ERROR_TYPE] });
   if (change.status) span.status = change.status;
-  if (typeof change.errorType === 'string') span.attributes[K.ATTR_ERROR_TYPE] = change.errorType;
+  if (change.errorType !== undefined) span.attributes[K.ATTR_ERROR_TYPE] = change.errorType;
   return span;
 }
 
 /** The verdict's keys, status and `error.type`, as the SDK processor writes them. */
 function writeRunVerdict(span: ForwardedSpan, incident: Parameters<typeof incidentAttributes>[0]): void {
   Object.assign(span.attributes, incidentAttributes(incident));
-  const change = runSpanStatus(incident, span.status);
+  // An `error.type` the span came with is its instrumentation's: kept as it is.
+  const change = runSpanStatus(incident, { code: span.status.code, errorType: span.attributes[K.ATTR_ERROR_TYPE] });
   if (change.status) span.status = change.status;
-  if (change.errorType === null) delete span.attributes[K.ATTR_ERROR_TYPE];
-  else if (change.errorType !== undefined) span.attributes[K.ATTR_ERROR_TYPE] = change.errorType;
+  if (change.errorType !== undefined) span.attributes[K.ATTR_ERROR_TYPE] = change.errorType;
 }
 
 /** Sanitizes a span like the processor does, judged or not, and counts what changed on it. */

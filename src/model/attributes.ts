@@ -8,7 +8,7 @@
  * Version of the attribute contract, written as `incident.schema_version`.
  * Bumped whenever a key or an enum value changes (see CHANGELOG.md).
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 // Run-level keys, written on the run span (`invoke_agent`).
 /** `success` | `recovered` | `failed` | `cancelled` | `incomplete`; on every run span. */
@@ -77,7 +77,10 @@ export const ATTR_INCIDENT_REVISION_OF = 'incident.revision.of';
 /** On a verdict-revision span: 1 for a run's first correction, 2 for the next (int). */
 export const ATTR_INCIDENT_REVISION_NUMBER = 'incident.revision.number';
 
-/** Stable `error.type` key; set to the cause on failed and incomplete runs. */
+/**
+ * Stable `error.type` key: the instrumentation's (docs/attributes.md#span-status-and-errortype).
+ * Set to the cause on failed and incomplete runs only when the span has none; never replaced nor removed.
+ */
 export const ATTR_ERROR_TYPE = 'error.type';
 
 /** The run-level keys, in the order docs/attributes.md lists them. */

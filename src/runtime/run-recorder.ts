@@ -827,7 +827,8 @@ export class AttemptRecorder implements Handle {
     const endMillis = this.#run.now();
     if (this.#owned && code === SpanStatusCode.ERROR) {
       this.span.setStatus({ code, message });
-      if (errorType) this.span.setAttribute(GEN_AI.ERROR_TYPE, errorType);
+      // An `error.type` already on the span is someone else's (docs/attributes.md#span-status-and-errortype).
+      if (errorType && errorTypeOf(this.span) === undefined) this.span.setAttribute(GEN_AI.ERROR_TYPE, errorType);
       this.view.statusCode = code;
       this.view.statusMessage = message;
     }
@@ -842,6 +843,11 @@ export class AttemptRecorder implements Handle {
     this.#run.attemptEnded(this.number, {});
     markCut(this.span, this.#owned, endMillis, this.#run);
   }
+}
+
+/** The `error.type` a span has now, when its SDK exposes its attributes (an SDK span does). */
+function errorTypeOf(span: Span): unknown {
+  return (span as { readonly attributes?: Readonly<Record<string, unknown>> }).attributes?.[GEN_AI.ERROR_TYPE];
 }
 
 /** Marks a span cut off at its run's end (`incident.truncated`); ends it when the recorder owns it. */
@@ -893,7 +899,7 @@ export class ToolRecorder implements Handle {
       if (error instanceof Error) this.span.recordException(error);
       const message = error instanceof Error ? error.message : String(error);
       this.span.setStatus({ code: SpanStatusCode.ERROR, message });
-      this.span.setAttribute(GEN_AI.ERROR_TYPE, code ?? String(attributes[A.TOOL_FAILURE_KIND]));
+      if (errorTypeOf(this.span) === undefined) this.span.setAttribute(GEN_AI.ERROR_TYPE, code ?? String(attributes[A.TOOL_FAILURE_KIND]));
       this.view.statusCode = SpanStatusCode.ERROR;
     }
     this.#end(this.#run.now());

@@ -230,17 +230,15 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
     }
   }
 
-  /** Applies the run's status and counts the run; returns its incident attributes (and `error.type` to remove, when it must go). */
+  /** Applies the run's status and counts the run; returns its incident attributes (and `error.type` when the span has none). */
   #writeIncident(span: SdkSpan, incident: Incident): WrittenAttributes {
     const set = incidentAttributes(incident);
-    let remove: string | undefined;
-    const change = runSpanStatus(incident, span.status);
+    const change = runSpanStatus(incident, { code: span.status.code, errorType: span.attributes[K.ATTR_ERROR_TYPE] });
     if (change.status) (span as { status: { code: SpanStatusCode; message?: string } }).status = change.status as { code: SpanStatusCode; message?: string };
-    if (change.errorType === null) remove = K.ATTR_ERROR_TYPE;
-    else if (change.errorType !== undefined) set[K.ATTR_ERROR_TYPE] = change.errorType;
+    if (change.errorType !== undefined) set[K.ATTR_ERROR_TYPE] = change.errorType;
     this.#runsFinished += 1;
     this.#countRun(span, incident);
-    return { set, remove };
+    return { set };
   }
 
   #countRun(span: SdkSpan, incident: Incident): void {
