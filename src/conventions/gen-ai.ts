@@ -1,8 +1,9 @@
 /**
- * OpenTelemetry GenAI spans (`invoke_agent`, `chat`, `execute_tool`), with or
- * without the native fact events. Without them it still reads what the
- * structure shows: attempts, tool executions, errors from status and
- * `exception` events, and progress from `gen_ai.response.time_to_first_chunk`.
+ * OpenTelemetry GenAI spans (`invoke_agent` and `invoke_workflow`, `chat`,
+ * `execute_tool`; `plan` is a step), with or without the native fact events.
+ * Without them it still reads what the structure shows: attempts, tool
+ * executions, errors from status and `exception` events, and progress from
+ * `gen_ai.response.time_to_first_chunk`.
  */
 import { checkExhaustive } from '../model/exhaustive.js';
 import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
@@ -144,14 +145,21 @@ function toolFacts(view: SpanView, context: ExtractContext, native: Draft[]): Dr
   return drafts.map((d) => (d.kind === 'tool_execution_completed' ? { kind: 'tool_execution_interrupted', tool: d.tool, timeMillis: d.timeMillis, attempt: d.attempt } : d));
 }
 
+/**
+ * The role of a GenAI operation (docs/conventions.md#span-roles): an agent
+ * or a workflow is a run, an inference an attempt, a tool execution a tool;
+ * a step (`plan`, `agent_step`) and every other operation is structure.
+ */
 function roleOfOperation(operation: unknown, name: string, frameworkCall: boolean): SpanRole | undefined {
   if (operation === OPERATION.RUN) return frameworkCall ? 'call' : 'run';
+  if (operation === OPERATION.WORKFLOW) return 'run';
   if (operation === OPERATION.TOOL) return 'tool';
   if (isOneOf(OPERATION.ATTEMPTS, operation)) return 'attempt';
+  if (isOneOf(OPERATION.STEPS, operation)) return 'other';
   if (operation !== undefined) return 'other';
   // Span names alone, for instrumentations that set the name but not the operation.
   const first = name.split(' ', 1)[0];
-  if (first === OPERATION.RUN) return 'run';
+  if (first === OPERATION.RUN || first === OPERATION.WORKFLOW) return 'run';
   if (first === OPERATION.TOOL) return 'tool';
   return undefined;
 }

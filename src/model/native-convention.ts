@@ -31,11 +31,27 @@ export const GEN_AI = {
   ERROR_TYPE: 'error.type',
 } as const;
 
-/** `gen_ai.operation.name` values that mark the three span roles. */
+/**
+ * `gen_ai.operation.name` values that mark the span roles
+ * (docs/conventions.md#span-roles). Any other value is structure: its fact
+ * events are read, the span itself is no attempt, tool or run.
+ */
 export const OPERATION = {
   RUN: 'invoke_agent',
+  /**
+   * A workflow (GenAI `invoke_workflow`, reported only by frameworks with a
+   * workflow of its own, a CrewAI crew): a run of its own, whose agents are
+   * runs nested in it; an LLM call directly under it is its attempt.
+   */
+  WORKFLOW: 'invoke_workflow',
   ATTEMPTS: ['chat', 'text_completion', 'generate_content'],
   TOOL: 'execute_tool',
+  /**
+   * Steps of a run: GenAI `plan` (an agent's planning or task decomposition;
+   * the LLM call that makes the plan is its child, an attempt of the run) and
+   * AI SDK 7's `agent_step`. Structure, never an attempt or a tool.
+   */
+  STEPS: ['plan', 'agent_step'],
 } as const;
 
 /** Span event names of the native convention. */
