@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# Builds the Jaeger v2 binary (storage + query, and a collector distribution
-# with otlp, tail_sampling, filter, spanmetrics, prometheus…) into
-# .cache/bin/jaeger (ignored by git), only when it is missing. The end-to-end
-# tests and test/e2e/collector-configs.test.ts run it.
+# Builds the Jaeger v2 binary (the trace backend of deploy/jaeger/jaeger.yaml:
+# OTLP in, storage, query API) into .cache/bin/jaeger (ignored by git), only
+# when it is missing or was built from other pins. The end-to-end tests run it,
+# and npm run bench:gateway uses it as its collector.
 #
-#   scripts/ci/install-jaeger.sh          # build if missing, print the version
+#   scripts/ci/install-jaeger.sh          # build if missing or stale, print the version
 #   AGENT_INCIDENTS_JAEGER=/path/jaeger   # use that binary instead (nothing is built)
 #
 # 1. The commit the project pins (Jaeger v2.20.0) is tried first, with
 #    `go install …@<commit>` (Go turns it into a pseudo-version of v1.76.x).
 # 2. If the Go module proxy will not serve it, the wrapper module in
 #    scripts/ci/jaeger-wrapper/ builds module version v1.76.0 = Jaeger v2.13.0
-#    (collector-contrib v0.140.1), which has every component our configs use.
+#    (collector-contrib v0.140.1), the newest the proxy here serves.
+# Jaeger is itself a collector distribution, but v2.13.0 is on collector-contrib
+# v0.140, older than the project's collector configs: they name components as
+# collector-contrib v0.161.0 does (span_metrics, otlp_http, otlp_grpc,
+# load_balancing), so scripts/ci/install-otelcol-lb.sh builds the collector that
+# runs them. deploy/jaeger/jaeger.yaml uses only what both lines name alike.
+#
+# A cached binary is kept only when its build info shows the pinned commit or
+# the fallback module version: bumping either pin rebuilds it.
 # A cold build takes about 6 minutes on 2 cores; a warm Go cache, seconds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,18 +41,33 @@ print_version() {
   echo "jaeger: $1 (Jaeger ${version:-unknown}, module github.com/jaegertracing/jaeger ${module:-unknown})"
 }
 
-if [ -x "$target" ]; then
-  echo "jaeger: already built, not rebuilding"
-  print_version "$target"
-  exit 0
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+  export PATH="/usr/local/go/bin:$PATH"
 fi
+
 if [ -n "${AGENT_INCIDENTS_JAEGER:-}" ]; then
+  if [ -x "$target" ]; then
+    echo "jaeger: using AGENT_INCIDENTS_JAEGER, not building"
+    print_version "$target"
+    exit 0
+  fi
   echo "jaeger: AGENT_INCIDENTS_JAEGER=$AGENT_INCIDENTS_JAEGER is not an executable file" >&2
   exit 1
 fi
-
-if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
-  export PATH="/usr/local/go/bin:$PATH"
+if [ -x "$target" ] && ! command -v go >/dev/null 2>&1; then
+  echo "jaeger: already built; without Go its build info cannot be read, so it is kept as it is"
+  print_version "$target"
+  exit 0
+fi
+if [ -x "$target" ]; then
+  # The cache key is in the binary: the module version Go recorded for jaeger.
+  cached=$(go version -m "$target" 2>/dev/null | awk '($1 == "dep" || $1 == "mod") && $2 == "github.com/jaegertracing/jaeger" { print $3 }' | head -n1 || true)
+  if [ "$cached" = "$FALLBACK_MODULE_VERSION" ] || [[ "$cached" == *"-${PINNED_COMMIT:0:12}" ]]; then
+    echo "jaeger: already built, not rebuilding"
+    print_version "$target"
+    exit 0
+  fi
+  echo "jaeger: the cached binary is module ${cached:-of no readable version}, not the pinned commit nor $FALLBACK_MODULE_VERSION: rebuilding"
 fi
 if ! command -v go >/dev/null 2>&1; then
   echo "jaeger: Go is required to build Jaeger (go.mod of the fallback needs Go >= 1.24.6)" >&2

@@ -5,8 +5,9 @@
  * the shared namespace's address; no two services of that namespace take one port; images are pinned;
  * every environment override is a variable its config reads. When scripts/ci/install-compose-check.sh
  * has built .cache/bin/compose-check (compose-spec/compose-go, the loader of `docker compose`), the
- * file is also validated against the Compose Specification; when .cache/bin/jaeger is there, the real
- * binary resolves the collector and Jaeger configs with the compose environment.
+ * file is also validated against the Compose Specification; when .cache/bin/otelcol-lb and
+ * .cache/bin/jaeger are there, the binaries the e2e runs resolve the collector and the Jaeger config
+ * with the compose environment. The images are those of the binaries the e2e builds.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -302,40 +303,66 @@ describe.skipIf(!hasComposeCheck)(
   },
 );
 
-const jaegerBinary = process.env.AGENT_INCIDENTS_JAEGER || join(root, '.cache/bin/jaeger');
-const hasJaeger = existsSync(jaegerBinary);
+/** The binary the e2e runs each config service's file on: the image's counterpart, built by scripts/ci/. */
+const BINARIES: Record<'collector' | 'jaeger', { path: string; install: string }> = {
+  collector: { path: process.env.AGENT_INCIDENTS_OTELCOL_LB || join(root, '.cache/bin/otelcol-lb'), install: 'scripts/ci/install-otelcol-lb.sh' },
+  jaeger: { path: process.env.AGENT_INCIDENTS_JAEGER || join(root, '.cache/bin/jaeger'), install: 'scripts/ci/install-jaeger.sh' },
+};
 
-describe.skipIf(!hasJaeger)(`the real Jaeger binary with the compose environment${hasJaeger ? '' : ' (skipped: run scripts/ci/install-jaeger.sh)'}`, () => {
-  /** `jaeger print-config` of a file: the configuration after `${env:…}` substitution. */
-  const printConfig = (file: string, env: Record<string, string>): Record<string, unknown> => {
-    const result = spawnSync(jaegerBinary, ['print-config', `--config=${file}`], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
-    expect(result.status, result.stderr).toBe(0);
-    return parse(result.stdout) as Record<string, unknown>;
-  };
+describe('images and the binaries the e2e builds', () => {
+  it('the collector image is otelcol-contrib of the collector-contrib release otelcol-lb is built from', () => {
+    const goMod = read('scripts/ci/otelcol-lb-wrapper/go.mod');
+    const release = /opentelemetry-collector-contrib\/connector\/spanmetricsconnector v(\d+\.\d+\.\d+)/.exec(goMod)?.[1];
+    expect(release).toBeDefined();
+    // Every collector-contrib module of the build is of that one release.
+    for (const [, version] of goMod.matchAll(/opentelemetry-collector-contrib\/\S+ v(\S+)/g)) expect(version).toBe(release);
+    expect(services.collector!.image).toBe(`otel/opentelemetry-collector-contrib:${release}`);
+    expect(read(BINARIES.collector.install)).toContain(`RELEASE=v${release} `);
+  });
 
-  it.each(['collector', 'jaeger'])('%s: validates and resolves to the listeners this test reads from the file', (name) => {
-    const service = services[name]!;
-    const file = binds(service)[0]!.source;
-    const env = service.environment ?? {};
-    const validate = spawnSync(jaegerBinary, ['validate', `--config=${file}`], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
-    expect(validate.status, validate.stderr).toBe(0);
-    const resolved: Listeners = new Map();
-    const walk = (node: unknown): void => {
-      if (node === null || typeof node !== 'object') return;
-      for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-        if (key === 'endpoint' && typeof value === 'string' && /^[\d.]+:\d+$/.test(value)) {
-          const [host, port] = hostPort(value);
-          resolved.set(port, host);
-        } else walk(value);
-      }
-    };
-    const doc = printConfig(file, env);
-    walk(doc.receivers);
-    walk(doc.extensions);
-    for (const [port, host] of resolved) expect(collectorListeners(file, env).get(port), `port ${port}`).toBe(host);
-    expect([...resolved.values()]).toContain('0.0.0.0');
-    // Without the compose environment the same file stays on loopback (the e2e and local path).
-    const local = printConfig(file, {});
-    expect(JSON.stringify(local)).not.toContain('0.0.0.0');
+  it('the Jaeger image is the release scripts/ci/install-jaeger.sh builds', () => {
+    const built = /^FALLBACK_JAEGER_VERSION=v(\S+)$/m.exec(read(BINARIES.jaeger.install))?.[1];
+    expect(built).toBeDefined();
+    expect(services.jaeger!.image).toBe(`jaegertracing/jaeger:${built}`);
   });
 });
+
+for (const name of ['collector', 'jaeger'] as const) {
+  const { path: binary, install } = BINARIES[name];
+  const present = existsSync(binary);
+  describe.skipIf(!present)(`${name}: the binary the e2e runs, with the compose environment${present ? '' : ` (skipped: run ${install})`}`, () => {
+    /** `<binary> print-config` of a file: the configuration after `${env:…}` substitution. */
+    const printConfig = (file: string, env: Record<string, string>): Record<string, unknown> => {
+      const result = spawnSync(binary, ['print-config', `--config=${file}`], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
+      expect(result.status, result.stderr).toBe(0);
+      return parse(result.stdout) as Record<string, unknown>;
+    };
+
+    it('validates and resolves to the listeners this test reads from the file', () => {
+      const service = services[name]!;
+      const file = binds(service)[0]!.source;
+      const env = service.environment ?? {};
+      const validate = spawnSync(binary, ['validate', `--config=${file}`], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
+      expect(validate.status, validate.stderr).toBe(0);
+      const resolved: Listeners = new Map();
+      const walk = (node: unknown): void => {
+        if (node === null || typeof node !== 'object') return;
+        for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+          if (key === 'endpoint' && typeof value === 'string' && /^[\d.]+:\d+$/.test(value)) {
+            const [host, port] = hostPort(value);
+            resolved.set(port, host);
+          } else walk(value);
+        }
+      };
+      const doc = printConfig(file, env);
+      walk(doc.receivers);
+      walk(doc.extensions);
+      expect(resolved.size).toBeGreaterThan(0);
+      for (const [port, host] of resolved) expect(collectorListeners(file, env).get(port), `port ${port}`).toBe(host);
+      expect([...resolved.values()]).toContain('0.0.0.0');
+      // Without the compose environment the same file stays on loopback (the e2e and local path).
+      const local = printConfig(file, {});
+      expect(JSON.stringify(local)).not.toContain('0.0.0.0');
+    });
+  });
+}

@@ -50,7 +50,7 @@ function listenedPorts(): Map<number, string[]> {
     for (const [id, exporter] of Object.entries((doc.exporters as Record<string, unknown>) ?? {})) if (id.startsWith('prometheus')) walk(exporter);
     walk((doc.service as Record<string, unknown>).telemetry);
     // The scale-out tier 1 names its sidecars' listeners (each sidecar's AGENT_INCIDENTS_SIDECAR_LISTEN).
-    const balancing = (doc.exporters as Record<string, { resolver?: { static?: { hostnames?: string[] } } }> | undefined)?.loadbalancing;
+    const balancing = (doc.exporters as Record<string, { resolver?: { static?: { hostnames?: string[] } } }> | undefined)?.load_balancing;
     for (const host of balancing?.resolver?.static?.hostnames ?? []) ports.set(Number(/:(\d+)$/.exec(host)![1]), file);
   }
   ports.set(loadGatewayConfig(join(root, 'deploy/collector/gateway.yaml')).listen.port, 'deploy/collector/gateway.yaml');

@@ -1,12 +1,13 @@
 /**
- * The collector configurations we ship: every one the Jaeger v2 binary has
- * components for passes `jaeger validate`, and every one otelcol-lb (a small
- * collector with the contrib `loadbalancing` exporter) has components for,
- * deploy/collector/scale-out.yaml included, passes `otelcol-lb validate` as
- * shipped; the gateway's config joins the collector's; every address is on
- * loopback. Each validate part skips when its binary is missing (build them
- * with scripts/ci/install-jaeger.sh and scripts/ci/install-otelcol-lb.sh, or
- * point AGENT_INCIDENTS_JAEGER / AGENT_INCIDENTS_OTELCOL_LB at them).
+ * The collector configurations we ship: every one except Jaeger's own passes
+ * `otelcol-lb validate` as shipped (otelcol-lb: the project's collector build,
+ * collector-contrib v0.161.0, every component the configs use) and names its
+ * components only by their current names, never a deprecated alias; every one
+ * the Jaeger v2 binary has components for (deploy/jaeger/jaeger.yaml) passes
+ * `jaeger validate`; the gateway's config joins the collector's; every address
+ * is on loopback. Each validate part skips when its binary is missing (build
+ * them with scripts/ci/install-otelcol-lb.sh and scripts/ci/install-jaeger.sh,
+ * or point AGENT_INCIDENTS_OTELCOL_LB / AGENT_INCIDENTS_JAEGER at them).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -107,7 +108,7 @@ describe('shipped collector configurations', () => {
     const exporters = collector.exporters as Doc;
     const receivers = collector.receivers as Doc;
     // The collector sends application spans to the gateway's listen address…
-    const toGateway = new URL(withDefaults((exporters['otlphttp/gateway'] as Doc).endpoint));
+    const toGateway = new URL(withDefaults((exporters['otlp_http/gateway'] as Doc).endpoint));
     expect(toGateway.hostname).toBe(gateway.listen.host);
     expect(Number(toGateway.port)).toBe(gateway.listen.port);
     // …and the gateway forwards to the collector's second receiver, not back into the first.
@@ -121,7 +122,7 @@ describe('shipped collector configurations', () => {
 
   it('deploy/collector/scale-out.yaml routes by trace ID to two sidecars, the first at scale-out-sidecar.yaml’s default address', () => {
     const tier1 = read(join(ROOT, 'deploy/collector/scale-out.yaml'));
-    const balancing = (tier1.exporters as Doc).loadbalancing as { routing_key: string; resolver: { static: { hostnames: string[] } } };
+    const balancing = (tier1.exporters as Doc).load_balancing as { routing_key: string; resolver: { static: { hostnames: string[] } } };
     expect(balancing.routing_key).toBe('traceID');
     const hostnames = balancing.resolver.static.hostnames;
     expect(hostnames).toHaveLength(2);
@@ -133,7 +134,7 @@ describe('shipped collector configurations', () => {
 
   it('otel-collector-config.yaml names its span metrics as the alert rules expect', () => {
     const collector = read(join(ROOT, 'otel-collector-config.yaml'));
-    const spanmetrics = (collector.connectors as Doc).spanmetrics as Doc;
+    const spanmetrics = (collector.connectors as Doc).span_metrics as Doc;
     // agent_incidents.calls → agent_incidents_calls_total{incident_cause, …} in Prometheus.
     expect(spanmetrics.namespace).toBe('agent_incidents');
     expect((spanmetrics.dimensions as { name: string }[]).map((d) => d.name)).toEqual([
@@ -143,9 +144,11 @@ describe('shipped collector configurations', () => {
       'incident.retry_safety',
     ]);
     const pipelines = (collector.service as Doc).pipelines as Record<string, { processors?: string[]; exporters?: string[] }>;
-    const feeding = Object.values(pipelines).filter((p) => p.exporters?.includes('spanmetrics'));
+    const feeding = Object.values(pipelines).filter((p) => p.exporters?.includes('span_metrics'));
     expect(feeding).toHaveLength(1);
     expect(feeding[0]!.processors).toContain('filter/runs');
+    // One collector writes these series: no per-start UUID label (the connector adds one by default in v0.161; v0.140 did not).
+    expect(spanmetrics.exclude_dimensions).toEqual(['collector.instance.id']);
   });
 });
 
@@ -170,12 +173,16 @@ describe.skipIf(!jaeger)(`jaeger validate${jaeger ? '' : ` (skipped: no Jaeger b
     });
   }
 
+  it('covers the trace backend, deploy/jaeger/jaeger.yaml', () => {
+    expect(CONFIGS.filter((file) => missingFrom(available, file).length === 0)).toContain('deploy/jaeger/jaeger.yaml');
+  });
+
   it('rejects a broken configuration (the check is not vacuous)', () => {
     const broken = join(scratch, 'broken.yaml');
-    writeFileSync(broken, readFileSync(join(ROOT, 'otel-collector-config.yaml'), 'utf8').replace('limit_mib:', 'limit_mebibytes:'));
+    writeFileSync(broken, readFileSync(join(ROOT, 'deploy/jaeger/jaeger.yaml'), 'utf8').replace('max_traces:', 'max_trace_count:'));
     const { status, output } = validateWith(jaeger!, broken);
     expect(status).not.toBe(0);
-    expect(output).toContain('limit_mebibytes');
+    expect(output).toContain('max_trace_count');
   });
 });
 
@@ -192,9 +199,14 @@ describe.skipIf(!otelcolLb)(
     /** The shipped configurations otelcol-lb has every component for. */
     const covered = CONFIGS.filter((file) => otelcolLb && missingFrom(available, file).length === 0);
 
-    it('covers both scale-out tiers (the loadbalancing exporter is in the build)', () => {
-      expect(available.exporters.has('loadbalancing')).toBe(true);
-      expect(covered).toEqual(expect.arrayContaining(['deploy/collector/scale-out.yaml', 'deploy/collector/scale-out-sidecar.yaml']));
+    it('covers every collector configuration but Jaeger\'s own, by the current component names', () => {
+      // `components` lists each component by its current name only (span_metrics, otlp_http, otlp_grpc,
+      // load_balancing), not by a deprecated alias (spanmetrics, otlphttp, otlp, loadbalancing), which
+      // would still load, with a warning: a config using one would fall out of `covered` and fail here.
+      expect(available.connectors.has('span_metrics')).toBe(true);
+      expect(available.connectors.has('spanmetrics')).toBe(false);
+      expect(available.exporters.has('load_balancing')).toBe(true);
+      expect(covered).toEqual(CONFIGS.filter((file) => file !== 'deploy/jaeger/jaeger.yaml'));
     });
 
     // As shipped: no component swapped, no option overridden.
@@ -203,7 +215,15 @@ describe.skipIf(!otelcolLb)(
       expect(status, output).toBe(0);
     });
 
-    it('rejects a broken loadbalancing exporter (the check is not vacuous)', () => {
+    it('rejects a broken configuration (the check is not vacuous)', () => {
+      const broken = join(scratch, 'broken.yaml');
+      writeFileSync(broken, readFileSync(join(ROOT, 'otel-collector-config.yaml'), 'utf8').replace('limit_mib:', 'limit_mebibytes:'));
+      const { status, output } = validateWith(otelcolLb!, broken);
+      expect(status).not.toBe(0);
+      expect(output).toContain('limit_mebibytes');
+    });
+
+    it('rejects a broken load_balancing exporter (the check is not vacuous)', () => {
       const broken = join(scratch, 'broken-scale-out.yaml');
       writeFileSync(broken, readFileSync(join(ROOT, 'deploy/collector/scale-out.yaml'), 'utf8').replace('routing_key: traceID', 'routing_key: nonsense'));
       const { status, output } = validateWith(otelcolLb!, broken);

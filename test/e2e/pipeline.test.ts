@@ -1,14 +1,15 @@
 /**
- * End to end, all on 127.0.0.1: the demo fleet → collector (Jaeger v2 binary
- * running otel-collector-config.yaml) → agent-incidents gateway
- * (deploy/collector/gateway.yaml) → collector → tail sampling → Jaeger
- * (deploy/jaeger/jaeger.yaml), and span metrics → Prometheus
- * (deploy/prometheus/prometheus.yaml with alerts.yaml).
+ * End to end, all on 127.0.0.1: the demo fleet → collector (otelcol-lb,
+ * collector-contrib v0.161.0, running otel-collector-config.yaml) →
+ * agent-incidents gateway (deploy/collector/gateway.yaml) → collector → tail
+ * sampling → Jaeger (deploy/jaeger/jaeger.yaml), and span metrics (the
+ * span_metrics connector) → Prometheus (deploy/prometheus/prometheus.yaml with
+ * alerts.yaml).
  *
  * Runs only under `npm run test:e2e` (test/e2e/vitest.config.ts sets
- * AGENT_INCIDENTS_E2E=1); needs scripts/ci/install-jaeger.sh and
- * scripts/ci/install-prometheus.sh first. Uses the fixed ports of those files,
- * and fails at once if one is taken.
+ * AGENT_INCIDENTS_E2E=1); needs scripts/ci/install-otelcol-lb.sh,
+ * scripts/ci/install-jaeger.sh and scripts/ci/install-prometheus.sh first. Uses
+ * the fixed ports of those files, and fails at once if one is taken.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { RunRow } from '../../src/report/otlp-json.js';
 import { runRowsFromOtlpJsonLines } from '../../src/report/otlp-json.js';
-import { executable, getJson, JAEGER_PATH, jaegerBinary, listening, ROOT, Service, sleep, tails, waitFor } from './support.js';
+import { executable, getJson, JAEGER_PATH, jaegerBinary, listening, OTELCOL_LB_PATH, otelcolLbBinary, ROOT, Service, sleep, tails, waitFor } from './support.js';
 
 const run = promisify(execFile);
 
@@ -181,6 +182,8 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
   beforeAll(async () => {
     const jaeger = jaegerBinary();
     if (!jaeger) throw new Error(`no Jaeger binary at ${JAEGER_PATH}: run scripts/ci/install-jaeger.sh (or set AGENT_INCIDENTS_JAEGER)`);
+    const otelcol = otelcolLbBinary();
+    if (!otelcol) throw new Error(`no otelcol-lb binary at ${OTELCOL_LB_PATH}: run scripts/ci/install-otelcol-lb.sh (or set AGENT_INCIDENTS_OTELCOL_LB)`);
     const prometheus = executable('prometheus', 'AGENT_INCIDENTS_PROMETHEUS');
     if (!prometheus) throw new Error('no prometheus on PATH: run scripts/ci/install-prometheus.sh (or set AGENT_INCIDENTS_PROMETHEUS)');
     if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: npm run build');
@@ -197,7 +200,7 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
       services,
     });
     // 2. The collector, both halves, as shipped (defaults: healthy traces sampled at 10%).
-    start('collector (jaeger binary, otel-collector-config.yaml)', jaeger, ['--config=otel-collector-config.yaml'], {
+    start('collector (otelcol-lb, otel-collector-config.yaml)', otelcol, ['--config=otel-collector-config.yaml'], {
       AGENT_INCIDENTS_HEALTHY_SAMPLE_PERCENT: undefined,
       AGENT_INCIDENTS_TRACE_BACKEND: undefined,
       AGENT_INCIDENTS_GATEWAY_ENDPOINT: undefined,

@@ -1,6 +1,6 @@
 /**
  * Scale-out end to end, all on 127.0.0.1: agent-run traces → tier 1
- * (deploy/collector/scale-out.yaml as shipped, on otelcol-lb: `loadbalancing`
+ * (deploy/collector/scale-out.yaml as shipped, on otelcol-lb: `load_balancing`
  * by trace ID) → tier 2 (two deploy/collector/scale-out-sidecar.yaml, set by
  * their environment variables only) → two gateways → one OTLP sink per
  * gateway. The same requests also go straight to a third, reference gateway.
@@ -53,8 +53,8 @@ type Doc = Record<string, unknown>;
 
 /** Tier 1's backends: the sidecars' OTLP/gRPC addresses, from the shipped file. */
 function sidecarAddresses(): string[] {
-  const doc = parse(readFileSync(join(ROOT, TIER1_CONFIG), 'utf8')) as { exporters: { loadbalancing: { resolver: { static: { hostnames: string[] } } } } };
-  return doc.exporters.loadbalancing.resolver.static.hostnames;
+  const doc = parse(readFileSync(join(ROOT, TIER1_CONFIG), 'utf8')) as { exporters: { load_balancing: { resolver: { static: { hostnames: string[] } } } } };
+  return doc.exporters.load_balancing.resolver.static.hostnames;
 }
 
 /** deploy/collector/gateway.yaml with its own listen port and upstream (and queue directory, when it has one). */

@@ -9,14 +9,15 @@
  * per service.
  *
  * No gateway: AGENT_INCIDENTS_GATEWAY_ENDPOINT points the collector's
- * otlphttp/gateway exporter at its own otlp/folded receiver, so the spans, which
- * already carry their verdicts, go traces/in → traces/runs → spanmetrics →
+ * otlp_http/gateway exporter at its own otlp/folded receiver, so the spans, which
+ * already carry their verdicts, go traces/in → traces/runs → span_metrics →
  * prometheus as the gateway's output would. The trace backend is a closed port:
  * this test reads no trace.
  *
  * Runs only under `npm run test:e2e` (test/e2e/vitest.config.ts sets
- * AGENT_INCIDENTS_E2E=1); needs scripts/ci/install-jaeger.sh first. Uses the
- * fixed ports of otel-collector-config.yaml, and fails at once if one is taken.
+ * AGENT_INCIDENTS_E2E=1); needs scripts/ci/install-otelcol-lb.sh first (the
+ * collector: collector-contrib v0.161.0). Uses the fixed ports of
+ * otel-collector-config.yaml, and fails at once if one is taken.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { JAEGER_PATH, jaegerBinary, listening, ROOT, Service, sleep, tails, waitFor } from './support.js';
+import { listening, OTELCOL_LB_PATH, otelcolLbBinary, ROOT, Service, sleep, tails, waitFor } from './support.js';
 
 const E2E = process.env.AGENT_INCIDENTS_E2E === '1';
 const CONFIG = 'otel-collector-config.yaml';
@@ -69,7 +70,10 @@ const VERDICTS: { attributes: Record<string, string>; error: boolean }[] = [
 ];
 /** Resource attributes that differ from one agent process to the next. */
 const PER_PROCESS = ['service.instance.id', 'host.name', 'process.pid'];
-/** Labels the connector and the exporter may put on span metrics (docs: deploy/prometheus/README.md). */
+/**
+ * Labels the connector and the exporter may put on span metrics (docs: deploy/prometheus/README.md).
+ * Not collector_instance_id: the config excludes that default dimension, a UUID per collector start.
+ */
 const METRIC_LABELS = new Set([
   'service_name',
   'span_name',
@@ -201,14 +205,14 @@ interface Run {
 
 describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)', () => {
   const services: Service[] = [];
-  let jaeger = '';
+  let otelcol = '';
 
   /** Starts the collector on the shipped config (plus `args`), sends a run from each of INSTANCES processes, reads the page once every run is counted. */
   const run = async (name: string, args: string[] = []): Promise<Run> => {
     const taken = [];
     for (const port of PORTS) if (await listening(port)) taken.push(port);
     if (taken.length > 0) throw new Error(`127.0.0.1 port(s) ${taken.join(', ')} already in use: stop whatever listens there (another collector?)`);
-    const collector = new Service(name, jaeger, [`--config=${CONFIG}`, ...args], {
+    const collector = new Service(name, otelcol, [`--config=${CONFIG}`, ...args], {
       env: {
         AGENT_INCIDENTS_GATEWAY_ENDPOINT: FOLDED,
         AGENT_INCIDENTS_TRACE_BACKEND: `127.0.0.1:${await closedPort()}`,
@@ -254,9 +258,9 @@ describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)'
   const combinations = (sent: readonly Instance[]): Set<string> => new Set(sent.map((i) => JSON.stringify([i.service, i.verdict.attributes, i.verdict.error])));
 
   beforeAll(() => {
-    const binary = jaegerBinary();
-    if (!binary) throw new Error(`no Jaeger binary at ${JAEGER_PATH}: run scripts/ci/install-jaeger.sh (or set AGENT_INCIDENTS_JAEGER)`);
-    jaeger = binary;
+    const binary = otelcolLbBinary();
+    if (!binary) throw new Error(`no otelcol-lb binary at ${OTELCOL_LB_PATH}: run scripts/ci/install-otelcol-lb.sh (or set AGENT_INCIDENTS_OTELCOL_LB)`);
+    otelcol = binary;
   });
 
   beforeEach(({ onTestFailed }) => {
@@ -277,19 +281,22 @@ describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)'
 
   it(`${CONFIG} keys span metrics on service.name and closed lists, with an expiration`, () => {
     const doc = parse(readFileSync(join(ROOT, CONFIG), 'utf8')) as {
-      connectors: { spanmetrics: Record<string, unknown> };
+      connectors: { span_metrics: Record<string, unknown> };
       exporters: { prometheus: Record<string, unknown> };
     };
-    const spanmetrics = doc.connectors.spanmetrics;
+    const spanmetrics = doc.connectors.span_metrics;
     expect(spanmetrics.resource_metrics_key_attributes).toEqual(['service.name']);
+    expect(spanmetrics.exclude_dimensions).toEqual(['collector.instance.id']);
     for (const duration of [spanmetrics.metrics_expiration, doc.exporters.prometheus.metric_expiration]) {
       expect(String(duration)).toMatch(/^[1-9]\d*[smh]$/);
     }
-    expect((doc.exporters.prometheus.resource_to_telemetry_conversion as { enabled: boolean }).enabled).toBe(false);
+    // Resource attributes become no label of every series: neither option that would copy them is set.
+    expect(doc.exporters.prometheus).not.toHaveProperty('resource_constant_labels');
+    expect(doc.exporters.prometheus).not.toHaveProperty('resource_to_telemetry_conversion');
   });
 
   it(`as shipped: one series per label combination for ${INSTANCES} agent processes, none per process`, async () => {
-    const { sent, page, text } = await run(`collector (jaeger binary, ${CONFIG})`);
+    const { sent, page, text } = await run(`collector (otelcol-lb, ${CONFIG})`);
     const expected = combinations(sent).size; // 2 services × 5 verdicts
     const calls = page.filter((s) => s.name === 'agent_incidents_calls_total');
     const families = seriesByFamily(page);
@@ -324,7 +331,7 @@ describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)'
   });
 
   it('with --feature-gates=connector.spanmetrics.excludeResourceMetrics: no resource attribute reaches the page', async () => {
-    const { sent, page, text } = await run(`collector (jaeger binary, ${CONFIG}, excludeResourceMetrics)`, ['--feature-gates=connector.spanmetrics.excludeResourceMetrics']);
+    const { sent, page, text } = await run(`collector (otelcol-lb, ${CONFIG}, excludeResourceMetrics)`, ['--feature-gates=connector.spanmetrics.excludeResourceMetrics']);
     const families = seriesByFamily(page);
     process.stdout.write(`with excludeResourceMetrics: series per family ${JSON.stringify(Object.fromEntries(families))}\n`);
     expect(page.filter((s) => s.name === 'agent_incidents_calls_total').reduce((sum, s) => sum + s.value, 0)).toBe(INSTANCES);

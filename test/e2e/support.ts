@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-/** The Jaeger binary: $AGENT_INCIDENTS_JAEGER, else what scripts/ci/install-jaeger.sh builds. */
+/** The Jaeger binary (the trace backend): $AGENT_INCIDENTS_JAEGER, else what scripts/ci/install-jaeger.sh builds. */
 export const JAEGER_PATH = process.env.AGENT_INCIDENTS_JAEGER || join(ROOT, '.cache', 'bin', 'jaeger');
 
 /** The Jaeger binary, or undefined when it is not there. */
@@ -24,12 +24,13 @@ export function jaegerBinary(): string | undefined {
 }
 
 /**
- * The collector with the `loadbalancing` exporter (deploy/collector/scale-out.yaml):
+ * The collector that runs otel-collector-config.yaml and deploy/collector/*.yaml (otelcol-lb,
+ * collector-contrib v0.161.0, with the `load_balancing` exporter it is named for):
  * $AGENT_INCIDENTS_OTELCOL_LB, else what scripts/ci/install-otelcol-lb.sh builds.
  */
 export const OTELCOL_LB_PATH = process.env.AGENT_INCIDENTS_OTELCOL_LB || join(ROOT, '.cache', 'bin', 'otelcol-lb');
 
-/** The collector with the `loadbalancing` exporter, or undefined when it is not there. */
+/** The collector (otelcol-lb), or undefined when it is not there. */
 export function otelcolLbBinary(): string | undefined {
   return existsSync(OTELCOL_LB_PATH) ? OTELCOL_LB_PATH : undefined;
 }
