@@ -146,6 +146,30 @@ describe('writes the incident while the run span is ending', () => {
     provider.getTracer('t').startSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } }).end();
     expect(seen).toEqual(['success']);
   });
+
+  it('on an SDK that never calls onEnding, judges and sanitizes in onEnd, so the processors after it export the verdict', () => {
+    const inner = new IncidentSpanProcessor({ sweepIntervalMillis: 0 });
+    // The hooks an SDK without onEnding (sdk-trace-base before 2.1) calls: the SDK sees no onEnding to call.
+    const withoutOnEnding: SpanProcessor = {
+      onStart: (span, parentContext) => inner.onStart(span, parentContext),
+      onEnd: (span) => inner.onEnd(span),
+      forceFlush: () => inner.forceFlush(),
+      shutdown: () => inner.shutdown(),
+    };
+    const exporter = new KeepingExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [withoutOnEnding, new SimpleSpanProcessor(exporter)] });
+    const tracer = provider.getTracer('t');
+    const run = tracer.startSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'app.note': 'key=sk-proj-Q7vX2mLp9RtY4wZc8NbK3hJfDs6GaE1u' } });
+    const attempt = tracer.startSpan('chat gpt', { attributes: { 'gen_ai.operation.name': 'chat' } }, trace.setSpan(context.active(), run));
+    attempt.recordException(errors.socketDrop());
+    attempt.setStatus({ code: 2 });
+    attempt.end();
+    run.end();
+    const exported = exporter.spans.find((span) => span.name === 'invoke_agent');
+    expect(exported?.attributes).toMatchObject({ 'incident.outcome': 'failed', 'incident.cause': 'provider_transport_disconnect' });
+    expect(JSON.stringify(exported?.attributes)).not.toContain('sk-proj-Q7vX2mLp9RtY4wZc8NbK3hJfDs6GaE1u');
+    expect(inner.stats()).toMatchObject({ runsFinished: 1, openRuns: 0, internalErrors: 0 });
+  });
 });
 
 describe('lifecycle', () => {

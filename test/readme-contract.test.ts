@@ -33,8 +33,16 @@ describe('README sanitization options', () => {
 
 describe('README setup commands', () => {
   it('gives the install-and-demo command and the test command CI runs', () => {
-    expect(readme).toContain('npm ci && npx agent-incidents demo');
+    expect(readme).toContain('npm ci && npm run demo');
     expect(readme).toMatch(/```sh\nnpm test\n```/);
     expect(readFileSync(join(import.meta.dirname, '..', '.ci', 'run'), 'utf8')).toMatch(/^npm test$/m);
+  });
+
+  it('runs the demo from the clone with one build and no second install: `npm ci` runs no script of ours, `demo` builds once and runs dist/cli.js', () => {
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    // npx in a clone would install and build the package a second time (7–30 s); install-time scripts would run for installers too.
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts[hook], hook).toBeUndefined();
+    expect(manifest.scripts.demo).toBe('npm run build --silent && node dist/cli.js demo');
+    expect(readme).not.toMatch(/npm ci && npx /);
   });
 });

@@ -15,6 +15,7 @@ import { logDiagToStderr } from './stderr-log.js';
 import { renderIncidentPage } from '../report/html-page.js';
 import { noSpansMessage, renderIncidentList, renderReportNotes } from '../report/incident-list.js';
 import { OtlpJsonError } from '../report/otlp-json-line.js';
+import { counted } from '../report/plural.js';
 import { GzipInputError, readReport } from '../report/read-report.js';
 import { REPORT_DEFAULTS } from '../report/report-builder.js';
 import type { IncidentReport } from '../report/report-model.js';
@@ -150,7 +151,7 @@ export function createProgram(): Command {
         progress?.done();
       }
       process.stdout.write(renderSummary(result.report, styleFor(process.stdout)) + '\n\n');
-      process.stdout.write(`wrote ${result.spans} spans in ${result.traces} traces to ${opts.out} (OTLP/JSON, one ExportTraceServiceRequest per line)\n`);
+      process.stdout.write(`wrote ${counted(result.spans, 'span')} in ${counted(result.traces, 'trace')} to ${opts.out} (OTLP/JSON, one ExportTraceServiceRequest per line)\n`);
       if (opts.otlpEndpoint) {
         if (result.otlpError) throw new ExportFailed(`export to ${opts.otlpEndpoint} failed: ${result.otlpError}`);
         process.stdout.write(`exported to ${opts.otlpEndpoint}\n`);
@@ -220,8 +221,7 @@ export function createProgram(): Command {
         process.on('SIGTERM', stop);
         process.on('SIGINT', stop);
       });
-      const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-      process.stderr.write(`agent-incidents receive: wrote ${plural(counts.spans, 'span')} in ${plural(counts.requests, 'request')} to ${opts.out}; next: agent-incidents report ${opts.out}\n`);
+      process.stderr.write(`agent-incidents receive: wrote ${counted(counts.spans, 'span')} in ${counted(counts.requests, 'request')} to ${opts.out}; next: agent-incidents report ${opts.out}\n`);
     });
 
   program

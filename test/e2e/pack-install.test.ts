@@ -1,13 +1,20 @@
 /**
- * The README's "Use it" path works from a clone today: the package is packed
- * with `npm pack`, installed into an empty project with ONLY the README's own
- * `npm install` lines (the tarball path is the one thing substituted), every
- * TypeScript block of the README type-checks there with `tsc` (strict,
- * nodenext, the libraries' declarations checked too), and the first block,
- * compiled and run with `node`, delivers a run span carrying its verdict and
- * the snippet's service.name to a real OTLP/HTTP receiver. Then the README's
- * no-collector path as written: the installed `agent-incidents receive`, the
- * first block sent to it, and `report … --html` finding the incident.
+ * The README's "Use it" path works from a clone today, on both OpenTelemetry
+ * JS lines (docs/compatibility.md): the package is packed with `npm pack`,
+ * installed into an EMPTY folder with ONLY the README's own `npm install` line
+ * for the line under test (the tarball path is the one thing substituted),
+ * every TypeScript block of the README for that line (and the blocks that
+ * import no SDK) type-checks there with `tsc` (strict, nodenext, the
+ * libraries' declarations checked too), and the line's program, compiled and
+ * run with `node`, delivers a run span carrying its verdict and the snippet's
+ * service.name to a real OTLP/HTTP receiver. Then the README's no-collector
+ * path as written: the installed `agent-incidents receive`, the program sent
+ * to it, and `report … --html` finding the incident. And the CLI with no SDK
+ * installed at all: `--help`, `report`, `receive` and `gateway` load.
+ *
+ * The line: OTEL_LINE=3 (API 1.10, sdk-trace 3, sdk-node 0.301; Node >= 22.15)
+ * or OTEL_LINE=2 (API 1.9, sdk-trace-base 2; Node 20); by default the newest
+ * line the running Node can run. `.ci/run` runs both.
  *
  * Needs the npm registry (the README's installs); npm's cache keeps reruns fast.
  */
@@ -63,6 +70,22 @@ function installLines(markdown: string): string[] {
     .filter((line) => line.startsWith('npm install '));
 }
 
+const [nodeMajor = 0, nodeMinor = 0] = process.versions.node.split('.').map(Number);
+/** The OpenTelemetry JS line under test. */
+const LINE = process.env.OTEL_LINE ?? (nodeMajor > 22 || (nodeMajor === 22 && nodeMinor >= 15) ? '3' : '2');
+/** What marks the line's README parts: its API in the install line, its setup package in the program. */
+const LINES: Record<string, { api: string; setup: string }> = {
+  '3': { api: '@opentelemetry/api@1.10', setup: "'@opentelemetry/sdk-node'" },
+  '2': { api: '@opentelemetry/api@1.9', setup: "'@opentelemetry/sdk-trace-node'" },
+};
+const line = LINES[LINE];
+if (!line) throw new Error(`OTEL_LINE must be 2 or 3, not ${LINE}`);
+
+/** Whether a README block belongs to another line: it imports an SDK package, and not this line's setup. */
+function isOtherLine(code: string): boolean {
+  return /from '@opentelemetry\/sdk-/.test(code) && !code.includes(`from ${line!.setup}`);
+}
+
 /** Seconds each step took, printed at the end: the test runs against the registry, so slowness needs a culprit. */
 const timings: string[] = [];
 
@@ -86,27 +109,34 @@ function cliLines(markdown: string, command: string): string[] {
     .filter((line) => line.startsWith(`npx agent-incidents ${command}`));
 }
 
-const tsBlocks = blocks(readme, 'ts');
-const installs = installLines(readme);
+const tsBlocks = blocks(readme, 'ts').filter((code) => !isOtherLine(code));
+/** The line's program: the block that sets the SDK up. */
+const program = tsBlocks.find((code) => code.includes(`from ${line.setup}`));
+/** The tarball line of this OpenTelemetry line, then every install line that is not a tarball line (the compiler's). */
+const installs = installLines(readme).filter((command) => (command.includes(TARBALL_PLACEHOLDER) ? command.includes(`${line.api} `) : true));
 let work: string;
 let app: string;
+/** An app with the tarball and the API only: no SDK package. */
+let noSdk: string;
 let typeErrors: string[];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'agent-incidents-pack-install-'));
   app = join(work, 'app');
   mkdirSync(app);
+  noSdk = join(work, 'no-sdk');
+  mkdirSync(noSdk);
   // dist/ was built by the globalSetup: `prepare` need not build it again.
   const [packed] = JSON.parse(await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as [{ filename: string }];
   expect(packed.filename).toBe(basename(TARBALL_PLACEHOLDER));
   const tarball = join(work, packed.filename);
 
-  await run('npm', ['init', '-y'], app);
-  await run('npm', ['pkg', 'set', 'type=module'], app);
-  for (const line of installs) {
+  // An empty folder, as the README says: no package.json, no "type": "module" (the program is an .mts file).
+  for (const command of installs) {
     // Flags that change how npm works, not what it installs: the cache first, no audit or funding calls.
-    await run('sh', ['-c', `${line.replaceAll(TARBALL_PLACEHOLDER, tarball)} --prefer-offline --no-audit --no-fund`], app);
+    await run('sh', ['-c', `${command.replaceAll(TARBALL_PLACEHOLDER, tarball)} --prefer-offline --no-audit --no-fund`], app);
   }
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, line.api], noSdk);
   // Test tools, not README lines: the compiler and Node's types, the versions this repository uses.
   await run(
     'npm',
@@ -115,7 +145,8 @@ beforeAll(async () => {
   );
 
   mkdirSync(join(app, 'snippets'));
-  tsBlocks.forEach((code, i) => writeFileSync(join(app, 'snippets', `readme-${i + 1}.ts`), code));
+  // .mts, as the README names the program: ES modules (top-level await) in a folder whose package.json says nothing.
+  tsBlocks.forEach((code, i) => writeFileSync(join(app, 'snippets', `readme-${i + 1}.mts`), code));
   writeFileSync(
     join(app, 'tsconfig.json'),
     JSON.stringify({
@@ -151,6 +182,7 @@ describe('README install from a clone (npm pack, then the README install lines)'
   it('gives an install line for the packed tarball, by the name npm pack writes', () => {
     expect(installs.some((line) => line.includes(TARBALL_PLACEHOLDER))).toBe(true);
     expect(tsBlocks.length).toBeGreaterThanOrEqual(2);
+    expect(program, `a README program for OpenTelemetry JS ${LINE}.x (imports ${line.setup})`).toBeDefined();
   });
 
   it('type-checks every TypeScript block of the README in an app set up with only those lines', () => {
@@ -158,7 +190,7 @@ describe('README install from a clone (npm pack, then the README install lines)'
   });
 
   it('runs the first block: exit 0, the verdict it prints, and a run span with the verdict and its service.name at an OTLP receiver', async () => {
-    const first = tsBlocks[0] as string;
+    const first = program as string;
     const serviceName = /ATTR_SERVICE_NAME\]: '([^']+)'/.exec(first)?.[1];
     expect(serviceName, 'the first block sets service.name').toBeDefined();
     const printed = /\/\/ → (.+)$/m.exec(first)?.[1];
@@ -180,7 +212,7 @@ describe('README install from a clone (npm pack, then the README install lines)'
     try {
       const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
       // run() throws, with the output, on a non-zero exit.
-      const stdout = await run(process.execPath, [join('out', 'readme-1.js')], app, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+      const stdout = await run(process.execPath, [join('out', `readme-${tsBlocks.indexOf(first) + 1}.mjs`)], app, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
       if (printed) expect(stdout.trim()).toBe(printed);
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
@@ -200,9 +232,9 @@ describe('README install from a clone (npm pack, then the README install lines)'
     const compileLine = blocks(readme, 'sh')
       .flatMap((block) => block.split('\n'))
       .map((line) => line.replace(/\s+#.*$/, '').trim())
-      .find((line) => line.startsWith('npx tsc ') && line.endsWith(' app.ts'));
-    expect(compileLine, 'the README says how to compile app.ts').toBeDefined();
-    expect(readme).toContain('node app.js');
+      .find((line) => line.startsWith('npx tsc ') && line.endsWith(' app.mts'));
+    expect(compileLine, 'the README says how to compile app.mts').toBeDefined();
+    expect(readme).toContain('node app.mjs');
     expect(receiveLine, 'the README starts the receiver').toBeDefined();
     expect(reportLine, 'the README reports what it received as a page').toBeDefined();
     // Two changes: any free port instead of 4318, which a collector on this machine may hold; and the
@@ -220,10 +252,10 @@ describe('README install from a clone (npm pack, then the README install lines)'
       void exited.then((code) => reject(new Error(`receive exited ${code}: ${stderr}`)));
     });
     try {
-      // The README's own compile and run lines, on the first block saved as app.ts.
-      writeFileSync(join(app, 'app.ts'), tsBlocks[0] as string);
+      // The README's own compile and run lines, on the line's program saved as app.mts.
+      writeFileSync(join(app, 'app.mts'), program as string);
       await run('sh', ['-c', compileLine as string], app);
-      await run('sh', ['-c', 'node app.js'], app, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+      await run('sh', ['-c', 'node app.mjs'], app, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
       receiver.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {
@@ -241,5 +273,30 @@ describe('README install from a clone (npm pack, then the README install lines)'
     expect(report.runs).toBe(1);
     expect(report.incidents[0]).toMatchObject({ cause: 'provider_transport_disconnect', serviceName: 'my-agent' });
     expect(readFileSync(page, 'utf8')).toContain(report.incidents[0]?.traceId);
+  });
+
+  it('runs every command but the demo with no SDK package installed (tarball and API only); the demo says what to install', async () => {
+    const cli = join(noSdk, 'node_modules', '.bin', 'agent-incidents');
+    const installed = readFileSync(join(noSdk, 'package.json'), 'utf8');
+    expect(installed).not.toMatch(/@opentelemetry\/(sdk|exporter|resources|core)/);
+    expect(existsSync(join(noSdk, 'node_modules', '@opentelemetry', 'sdk-trace-base'))).toBe(false);
+    expect(existsSync(join(noSdk, 'node_modules', '@opentelemetry', 'sdk-trace'))).toBe(false);
+    expect(await run(cli, ['--help'], noSdk)).toContain('Usage: agent-incidents');
+    // report: the traces the no-collector test received, read by the SDK-less install.
+    writeFileSync(join(noSdk, 'one.otlp.jsonl'), readFileSync(join(app, 'traces.otlp.jsonl')));
+    expect(await run(cli, ['report', 'one.otlp.jsonl'], noSdk)).toMatch(/^1 run\b/);
+    // gateway and receive load their modules when they run: a missing config and a taken port are their own errors, not a missing package.
+    const gateway = await execFile(cli, ['gateway', '--config', 'missing.yaml'], { cwd: noSdk }).catch((error: { code: number; stderr: string }) => error);
+    expect(gateway.stderr).toMatch(/missing\.yaml/);
+    expect(gateway.stderr).not.toMatch(/Cannot find (package|module)/);
+    const receive = await execFile(cli, ['receive', '--host', '256.0.0.1', '--port', '0'], { cwd: noSdk }).catch((error: { code: number; stderr: string }) => error);
+    expect(receive.stderr).toMatch(/cannot (listen|receive)/);
+    expect(receive.stderr).not.toMatch(/Cannot find (package|module)/);
+    const demo = await execFile(cli, ['demo', '--runs', '1'], { cwd: noSdk }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(demo.code).toBe(2);
+    expect(demo.stderr.trim()).toMatch(/^agent-incidents: the demo needs an OpenTelemetry tracing SDK: `npm install @opentelemetry\/sdk-trace@3`/);
   });
 });
