@@ -6,6 +6,7 @@
 // SDK edge.
 export { IncidentSpanProcessor } from './sdk/incident-span-processor.js';
 export type { IncidentProcessorStats } from './sdk/incident-span-processor.js';
+export type { SdkAttributes, SdkLink, SdkReadableSpan, SdkSpan, SdkSpanProcessor, SdkTimedEvent } from './sdk/sdk-span.js';
 export { DEFAULTS, GEN_AI_PROVIDER_NAMES, resolveOptions, SANITIZATION_DEFAULTS } from './sdk/options.js';
 export type { IncidentSpanProcessorOptions, ResolvedOptions } from './sdk/options.js';
 
@@ -128,7 +129,7 @@ export { GEN_AI, NATIVE_ATTR, NATIVE_EVENT, OPERATION } from './model/native-con
 
 // Conventions and sanitization.
 export { ADAPTERS, genAiAdapter, openInferenceAdapter, recognise, vercelAiAdapter } from './conventions/index.js';
-export type { ConventionAdapter, ExtractContext, Extraction, SpanRole, SpanView } from './conventions/index.js';
+export type { ConventionAdapter, EarlierTry, ExtractContext, Extraction, SpanRole, SpanView } from './conventions/index.js';
 export { createSanitizer, sanitizeAttributeMap, sanitizeAttributes, scrubString } from './sanitize/sanitizer.js';
 export type { KeyDecision, SanitizationMode, SanitizationOptions, Sanitizer } from './sanitize/sanitizer.js';
 export { createScrubber, createTally } from './sanitize/scrubber.js';

@@ -101,6 +101,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
     };
   }
 
+  /** Tracks the span in its run (a run span starts a run); never throws. */
   onStart(span: SdkSpan, parentContext: Context): void {
     if (this.#shutdown) return;
     try {
@@ -110,6 +111,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
     }
   }
 
+  /** Folds the ending span, writes its run's verdict when it is a run span, and sanitizes it; never throws. */
   onEnding(span: SdkSpan): void {
     this.#sdkCallsOnEnding = true;
     this.#onEnding(span);
