@@ -19,6 +19,20 @@ export interface ExtractContext {
   attemptKeyOf(number: number): string | undefined;
 }
 
+/**
+ * A try inside an attempt span before its last one: a span that covers its
+ * call's retries (docs/conventions.md#retries-inside-one-span) shows each
+ * failed try it recorded. Each failed and was retried inside the span.
+ */
+export interface EarlierTry {
+  /** When the try started (epoch ms): the span's start, or the failure of the try before. */
+  readonly startMillis: number;
+  /** When it failed (epoch ms). */
+  readonly failedMillis: number;
+  /** Its error, classified. */
+  readonly error: ErrorFact;
+}
+
 /** What an adapter read from one span. `seq` of the facts is per-span order; the caller rebases it. */
 export interface Extraction {
   readonly facts: Fact[];
@@ -27,11 +41,25 @@ export interface Extraction {
   /** The convention cannot tell whether the provider made progress. */
   readonly progressUnknown?: boolean;
   /**
-   * The attempt span ended, but with nothing a finished response leaves
-   * (finish reason, response id, usage) and no error: it was cut off (an
-   * abort, a timeout) and is judged like an attempt still open at its run's end.
+   * The attempt span ended, but did not finish and no error says why: its
+   * finish reason means it did not finish (`interrupted`), or it shows no
+   * finish where its convention records one (docs/conventions.md#finish-reasons-by-meaning).
+   * It is judged like an attempt still open at its run's end (an abort, a
+   * timeout, a stream that stopped early): `terminal_event_missing`.
    */
   readonly unfinished?: boolean;
+  /**
+   * Tries the attempt span recorded before its last one (an `exception` event
+   * each), in order; the span's own facts are its last try's.
+   */
+  readonly earlierTries?: readonly EarlierTry[];
+  /**
+   * How many tries the span's call made, its last one included, when the
+   * convention says (AI SDK's `Failed after N attempts`). Some of them may be
+   * earlier attempt spans of the same call; the fold counts the rest as
+   * tries inside this span.
+   */
+  readonly statedTries?: number;
 }
 
 /** A span convention. */

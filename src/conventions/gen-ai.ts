@@ -12,9 +12,13 @@ import { isOneOf } from '../model/enums.js';
 import { GEN_AI, NATIVE_ATTR, OPERATION } from '../model/native-convention.js';
 import { classifyError } from '../derive/classify-error.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
+import { finishOf } from './finish-reasons.js';
 import {
   boundaryFromDefinitions,
   describeSpanError,
+  finishFact,
+  finishReasonsOf,
+  nativeAttemptExtraction,
   nativeFacts,
   parseJsonArray,
   recordedNatively,
@@ -36,13 +40,13 @@ type Draft = FactDraft;
  */
 export const FRAMEWORK_CALL = NATIVE_ATTR.FRAMEWORK_CALL;
 
-/** Attributes only a response that really finished leaves on a GenAI attempt span. */
+/** Attributes a run span keeps of its call's response: without any, the call never got one. */
 const RESPONSE_KEYS = [GEN_AI.FINISH_REASONS, 'gen_ai.response.id', 'gen_ai.response.model', 'gen_ai.usage.output_tokens'];
 
 /**
- * Instrumentations known to write the response attributes on every attempt
- * that finishes (AI SDK 7's `@ai-sdk/otel` uses the tracer `gen_ai`): an
- * attempt of theirs without them was stopped. Other instrumentations may
+ * Instrumentations known to write the finish reason on every attempt that
+ * ends with a response (AI SDK 7's `@ai-sdk/otel` uses the tracer `gen_ai`):
+ * an attempt of theirs without one was stopped. Other instrumentations may
  * record none, so for them only a declared stream counts.
  */
 const RECORDS_EVERY_FINISH = new Set(['gen_ai']);
@@ -63,7 +67,7 @@ function stoppedRun(view: SpanView): ErrorFact | undefined {
   return RESPONSE_KEYS.some((key) => view.attributes[key] !== undefined) ? undefined : { kind: 'unknown' };
 }
 
-/** True when the span would show a finished response, so their absence means it was stopped. */
+/** True when the span would show a finish reason, so its absence means it was stopped. */
 function expectsResponse(view: SpanView): boolean {
   return view.attributes[GEN_AI.REQUEST_STREAM] === true || (view.scopeName !== undefined && RECORDS_EVERY_FINISH.has(view.scopeName));
 }
@@ -78,15 +82,28 @@ function boundaryOf(view: SpanView, context: ExtractContext): Draft | undefined 
     : undefined;
 }
 
+/**
+ * A plain GenAI attempt with no finish reason: finished when it reports
+ * output tokens (usage arrives with the finish), or when its instrumentation
+ * is not known to record a finish at all; not finished when it declared a
+ * stream or comes from an instrumentation that records one on every finish
+ * (docs/conventions.md#finish-reasons-by-meaning).
+ */
+function finishedWithoutReason(view: SpanView): boolean {
+  return numberAttr(view.attributes, GEN_AI.USAGE_OUTPUT_TOKENS) !== undefined || !expectsResponse(view);
+}
+
 function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]): Extraction {
-  const drafts = [...native];
+  // Native attempts: their fact events, refined by the finish reasons beside them.
+  if (recordedNatively(view, native)) return nativeAttemptExtraction(view, native, context, finishReasonsOf(view));
+  const drafts: Draft[] = [];
   const end = view.endMillis ?? view.startMillis;
-  const failed = native.some((d) => TERMINAL_FACT_KINDS.has(d.kind));
-  if (!failed && view.statusCode === STATUS_ERROR) {
+  const failed = view.statusCode === STATUS_ERROR;
+  const finish = finishOf(stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS));
+  const lastFinished = !failed && !context.truncated && (finish === 'finished' || finish === 'limit' || (finish === undefined && finishedWithoutReason(view)));
+  if (failed) {
     drafts.push({ kind: 'provider_error', error: classifyGenAiError(view), timeMillis: end, attempt: context.attempt });
   }
-  // Native attempts say when nothing happened by recording nothing; plain GenAI ones cannot.
-  if (recordedNatively(view, native)) return { facts: drafts as Fact[] };
   const boundary = boundaryOf(view, context);
   if (boundary) drafts.push(boundary);
   // The semantic-convention attribute, or the metric name AI SDK 7 writes on its `chat` spans (both seconds).
@@ -95,21 +112,19 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]):
   if (firstChunkSeconds !== undefined && firstChunkSeconds >= 0) {
     drafts.push({ kind: 'provider_progress', timeMillis: view.startMillis + firstChunkSeconds * 1000, attempt: context.attempt });
   }
-  const finishReasons = stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS);
   const unsure = firstChunkSeconds === undefined;
-  if (view.statusCode === STATUS_ERROR || context.truncated) return { facts: drafts as Fact[], progressUnknown: unsure };
-  if (finishReasons.includes('error')) {
-    // A provider error event: the span may end without an error status (AI SDK 7 does).
-    drafts.push({ kind: 'provider_error', error: { kind: 'api', detail: 'unknown' }, timeMillis: end, attempt: context.attempt });
+  if (failed || context.truncated) return { facts: drafts as Fact[], progressUnknown: unsure };
+  if (lastFinished) {
+    drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
+    return { facts: drafts as Fact[] };
+  }
+  if (finish === 'error' || finish === 'refused') {
+    // A provider error event or a refusal: the span may end without an error status (AI SDK 7 does).
+    drafts.push(finishFact(finish, end, context.attempt));
     return { facts: drafts as Fact[], progressUnknown: unsure };
   }
-  if (RESPONSE_KEYS.some((key) => view.attributes[key] !== undefined)) {
-    drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
-  } else if (expectsResponse(view)) {
-    // Ended with nothing a finished response leaves and no error: stopped, not finished (an abort).
-    return { facts: drafts as Fact[], progressUnknown: unsure, unfinished: true };
-  }
-  return { facts: drafts as Fact[] };
+  // `interrupted`, a value that shows no finish, or none where one is recorded: it did not finish.
+  return { facts: drafts as Fact[], progressUnknown: unsure, unfinished: true };
 }
 
 /**
@@ -123,7 +138,7 @@ function classifyGenAiError(view: SpanView): ErrorFact {
   const status = numberAttr(view.attributes, HTTP_STATUS_CODE);
   if (status !== undefined && status >= 200 && status < 300) return { kind: 'unknown' };
   const classified = classifyError(describeSpanError(view));
-  if (classified.kind === 'unknown' && stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS).includes('error')) {
+  if (classified.kind === 'unknown' && finishOf(stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS)) === 'error') {
     return { kind: 'api', detail: 'unknown', code: classified.code };
   }
   return classified;

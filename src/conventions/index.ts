@@ -27,5 +27,5 @@ export function recognise(
 }
 
 export { genAiAdapter, openInferenceAdapter, vercelAiAdapter };
-export type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
+export type { ConventionAdapter, EarlierTry, ExtractContext, Extraction } from './adapter.js';
 export type { SpanRole, SpanView, EventView, LinkView, AttributeView } from './span-view.js';

@@ -13,7 +13,20 @@ import { classifyError } from '../derive/classify-error.js';
 import { checkExhaustive } from '../model/exhaustive.js';
 import type { Fact, FactDraft } from '../model/facts.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
-import { boundaryFromDefinitions, describeSpanError, nativeFacts, recordedNatively, runSpanExtraction, STATUS_ERROR, toolSpanFacts, trustedClass } from './span-facts.js';
+import { finishOf } from './finish-reasons.js';
+import {
+  boundaryFromDefinitions,
+  describeSpanError,
+  finishFact,
+  finishReasonsOf,
+  nativeAttemptExtraction,
+  nativeFacts,
+  recordedNatively,
+  runSpanExtraction,
+  STATUS_ERROR,
+  toolSpanFacts,
+  trustedClass,
+} from './span-facts.js';
 import type { AttributeView, SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringAttr } from './span-view.js';
 
@@ -70,27 +83,33 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
 }
 
 function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft[]): Extraction {
-  if (recordedNatively(view, native)) {
-    return { facts: native as Fact[] };
-  }
+  if (recordedNatively(view, native)) return nativeAttemptExtraction(view, native, context, finishReasonsOf(view, OPENINFERENCE.FINISH_REASON));
   const drafts: FactDraft[] = [];
   const boundary = boundaryOf(view, context);
   if (boundary) drafts.push(boundary);
+  const failed = view.statusCode === STATUS_ERROR;
+  const finish = finishOf(finishReasonsOf(view, OPENINFERENCE.FINISH_REASON));
+  // OK with no finish reason: the instrumentation sets OK only on a whole (non-streamed) response it read.
+  const lastFinished = !failed && !context.truncated && (finish === 'finished' || finish === 'limit' || (finish === undefined && view.statusCode === 1));
   // The instrumentation records nothing while a stream runs: a span cut off
   // (or a failed one with no output) cannot say whether output was streamed.
   if (context.truncated) return { facts: drafts as Fact[], progressUnknown: true };
   const end = view.endMillis ?? view.startMillis;
   const output = outputFacts(view, context, end);
   drafts.push(...output);
-  if (view.statusCode === STATUS_ERROR) {
+  if (failed) {
     drafts.push({ kind: 'provider_error', error: classifyError(describeSpanError(view)), timeMillis: end, attempt: context.attempt });
     return { facts: drafts as Fact[], progressUnknown: output.length === 0 };
   }
-  if (stringAttr(view.attributes, OPENINFERENCE.FINISH_REASON) !== undefined || view.statusCode === 1) {
+  if (lastFinished) {
     drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
     return { facts: drafts as Fact[] };
   }
-  // Ended UNSET with no finish reason: the stream was stopped (an aborted request ends quietly).
+  if (finish === 'error' || finish === 'refused') {
+    drafts.push(finishFact(finish, end, context.attempt));
+    return { facts: drafts as Fact[], progressUnknown: output.length === 0 };
+  }
+  // Ended UNSET with no finish reason, or one that shows no finish: the stream was stopped (an aborted request ends quietly).
   return { facts: drafts as Fact[], progressUnknown: output.length === 0, unfinished: true };
 }
 

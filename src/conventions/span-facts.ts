@@ -4,16 +4,18 @@
  * shows, and an error read from a span's status and `exception` events.
  * Adapters add only what is particular to their convention.
  */
-import { classifyToolError, toolErrorCode } from '../derive/classify-error.js';
+import { classifyError, classifyToolError, toolErrorCode } from '../derive/classify-error.js';
 import type { ErrorDescription } from '../derive/classify-error.js';
 import { isOneOf, TOOL_SIDE_EFFECTS } from '../model/enums.js';
 import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
 import { GEN_AI, NATIVE_ATTR } from '../model/native-convention.js';
 import type { ExtractContext, Extraction } from './adapter.js';
+import type { FinishMeaning } from './finish-reasons.js';
+import { finishOf, isKnownFinish } from './finish-reasons.js';
 import { decodeNativeEvent, isNativeEvent } from './native-events.js';
 import type { SpanRole, SpanView } from './span-view.js';
-import { numberAttr, stringAttr } from './span-view.js';
+import { numberAttr, stringAttr, stringArrayAttr } from './span-view.js';
 
 /** OTLP status code of a failed span. */
 export const STATUS_ERROR = 2;
@@ -49,6 +51,82 @@ export function describeSpanError(view: SpanView): ErrorDescription {
   }
   const status = numberAttr(view.attributes, GEN_AI.HTTP_STATUS);
   return { names, messages, codes, httpStatus: status };
+}
+
+/**
+ * An error read from a span or an exception event. The AI SDK names the
+ * layer that failed: `AI_APICallError` is the provider's answer, an API error
+ * even when the text does not say which.
+ */
+export function classifyDescribed(description: ErrorDescription): ErrorFact {
+  const classified = classifyError(description);
+  if (classified.kind !== 'unknown') return classified;
+  const names = description.names ?? [];
+  if (names.includes('AI_APICallError') || names.includes('AI_RetryError')) {
+    return { kind: 'api', detail: 'unknown', code: classified.code, retryable: names.includes('AI_RetryError') ? false : undefined };
+  }
+  return classified;
+}
+
+/** Facts that end an attempt with a failure of its own (a tool's failure ends a tool, not the request). */
+const ENDS_ATTEMPT: ReadonlySet<FactDraft['kind']> = new Set(['provider_error', 'watchdog_fired', 'user_cancel', 'lifecycle_close', 'setup_failure', 'process_exit', 'run_error']);
+
+/**
+ * The fact a finish of this meaning gives, at `timeMillis`: a finish (a
+ * limit is one: the provider finished where the request said), or the
+ * failure it names. `unfinished` gives none: nothing says what stopped it.
+ */
+export function finishFact(meaning: Exclude<FinishMeaning, 'unfinished'>, timeMillis: number, attempt: string | undefined): FactDraft {
+  switch (meaning) {
+    case 'finished':
+    case 'limit':
+      return { kind: 'attempt_finished', timeMillis, attempt };
+    case 'refused':
+      // The provider's content policy stopped the answer: asking again gets the same.
+      return { kind: 'provider_error', error: { kind: 'api', detail: 'content_filter', retryable: false }, timeMillis, attempt };
+    case 'error':
+      // A provider error event: the span may end without an error status (AI SDK 6 and 7 do).
+      return { kind: 'provider_error', error: { kind: 'api', detail: 'unknown' }, timeMillis, attempt };
+  }
+}
+
+/**
+ * The facts of an attempt recorded natively (docs/conventions.md#finish-reasons-by-meaning):
+ * its fact events say what it did. `agent_incidents.attempt_finished` is the
+ * runtime's word that the stream finished; the finish reasons the span
+ * carries (`gen_ai.response.finish_reasons`, written beside it by
+ * `RunRecorder` and the AI SDK integration) say how, and a known reason that
+ * means it did not finish (`interrupted`, `other`), or finished on a refusal
+ * or an error, overrides it. An unknown reason does not undo the runtime's
+ * word. An attempt that ended with neither a finish nor a failure of its own
+ * did not finish: nothing says what stopped it.
+ */
+export function nativeAttemptExtraction(view: SpanView, native: FactDraft[], context: ExtractContext, reasons: readonly string[]): Extraction {
+  if (context.truncated || native.some((d) => ENDS_ATTEMPT.has(d.kind))) return { facts: native as Fact[] };
+  const at = native.findIndex((d) => d.kind === 'attempt_finished');
+  if (at < 0) return { facts: native as Fact[], unfinished: view.endMillis !== undefined };
+  const meaning = finishOf(reasons.filter(isKnownFinish));
+  if (meaning === undefined || meaning === 'finished' || meaning === 'limit') return { facts: native as Fact[] };
+  const finished = native[at] as FactDraft;
+  const facts = native.filter((_, i) => i !== at);
+  if (meaning === 'unfinished') return { facts: facts as Fact[], unfinished: true };
+  facts.push({ ...finishFact(meaning, finished.timeMillis, finished.attempt), seq: finished.seq } as FactDraft);
+  return { facts: facts as Fact[] };
+}
+
+/**
+ * The finish reasons of an attempt span: under its convention's own key (a
+ * string or a string array), else GenAI's, which `RunRecorder` and the AI
+ * SDK integration write on the spans of every convention.
+ */
+export function finishReasonsOf(view: SpanView, own?: string): string[] {
+  if (own !== undefined) {
+    const single = stringAttr(view.attributes, own);
+    if (single !== undefined) return [single];
+    const list = stringArrayAttr(view.attributes, own);
+    if (list.length > 0) return list;
+  }
+  return stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS);
 }
 
 /** True when the span's recorded exception is an abort (the work was stopped, it did not fail). */

@@ -11,15 +11,18 @@
  * output. A stream cut off or aborted leaves its spans open, and user stop,
  * chunk timeout and total timeout look the same.
  */
-import { classifyError } from '../derive/classify-error.js';
-import type { ErrorDescription } from '../derive/classify-error.js';
 import { checkExhaustive } from '../model/exhaustive.js';
 import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
 import type { ConventionAdapter, ExtractContext, Extraction } from './adapter.js';
+import { finishOf } from './finish-reasons.js';
 import {
   boundaryFromDefinitions,
+  classifyDescribed,
   describeSpanError,
+  finishFact,
+  finishReasonsOf,
+  nativeAttemptExtraction,
   nativeFacts,
   parseJsonArray,
   parseJsonObject,
@@ -101,27 +104,19 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
 
 /** The AI SDK's errors, read from a span: its exception names say which layer failed. */
 export function classifyAiSdkSpanError(view: SpanView): ErrorFact {
-  const description: ErrorDescription = describeSpanError(view);
-  const classified = classifyError(description);
-  if (classified.kind !== 'unknown') return classified;
-  const names = description.names ?? [];
-  // The provider answered with an error status, or retries of such answers ran out:
-  // an API error even when the span does not say which.
-  if (names.includes('AI_APICallError') || names.includes('AI_RetryError')) {
-    return { kind: 'api', detail: 'unknown', code: classified.code, retryable: names.includes('AI_RetryError') ? false : undefined };
-  }
-  return classified;
+  return classifyDescribed(describeSpanError(view));
 }
 
 function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft[]): Extraction {
-  // The integration records every fact of the attempt natively; the span's own data adds nothing.
-  if (recordedNatively(view, native)) {
-    return { facts: native as Fact[] };
-  }
+  // The integration records every fact of the attempt natively; the span's own data adds nothing but how it finished.
+  if (recordedNatively(view, native)) return nativeAttemptExtraction(view, native, context, finishReasonsOf(view, AI_SDK.FINISH_REASON));
   const drafts: FactDraft[] = [];
   const boundary = boundaryOf(view, context);
   if (boundary) drafts.push(boundary);
   const end = view.endMillis ?? view.startMillis;
+  const failed = view.statusCode === STATUS_ERROR;
+  const finish = finishOf(finishReasonsOf(view, AI_SDK.FINISH_REASON));
+  const lastFinished = !failed && !context.truncated && (finish === 'finished' || finish === 'limit');
   const firstChunk = view.events.find((e) => e.name === AI_SDK.FIRST_CHUNK_EVENT);
   const msToFirstChunk = numberAttr(view.attributes, AI_SDK.MS_TO_FIRST_CHUNK);
   const firstOutputAt = firstChunk?.timeMillis ?? (msToFirstChunk !== undefined ? view.startMillis + msToFirstChunk : end);
@@ -132,22 +127,21 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
   }
   const output = outputFacts(view, context, firstOutputAt);
   drafts.push(...output);
-  const finishReason = stringAttr(view.attributes, AI_SDK.FINISH_REASON);
-  if (view.statusCode === STATUS_ERROR) {
+  if (failed) {
     drafts.push({ kind: 'provider_error', error: classifyAiSdkSpanError(view), timeMillis: end, attempt: context.attempt });
-  } else if (finishReason === 'error') {
-    // A provider `error` chunk: the span ends UNSET and keeps no trace of the error itself.
-    drafts.push({ kind: 'provider_error', error: { kind: 'api', detail: 'unknown' }, timeMillis: end, attempt: context.attempt });
-  } else if (finishReason !== undefined) {
+  } else if (lastFinished) {
     drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
+  } else if (finish === 'error' || finish === 'refused') {
+    // A provider `error` chunk or a refusal: the span ends UNSET and keeps no trace of the error itself.
+    drafts.push(finishFact(finish, end, context.attempt));
   } else {
-    // Ended with no finish reason and no error: stopped, not finished.
+    // No finish reason, or one that shows no finish (`other`, `interrupted`), and no error: stopped, not finished.
     return { facts: drafts as Fact[], progressUnknown: firstChunk !== undefined && output.length === 0, unfinished: true };
   }
   // Outputs may not be recorded (`recordOutputs: false`): then a failure after a chunk has unknown progress.
   const outputsKnown = view.attributes[AI_SDK.RESPONSE_TEXT] !== undefined || view.attributes[AI_SDK.RESPONSE_TOOL_CALLS] !== undefined;
-  const failed = drafts.some((d) => TERMINAL_FACT_KINDS.has(d.kind));
-  return { facts: drafts as Fact[], progressUnknown: failed && !outputsKnown && firstChunk !== undefined };
+  const ended = drafts.some((d) => TERMINAL_FACT_KINDS.has(d.kind));
+  return { facts: drafts as Fact[], progressUnknown: ended && !outputsKnown && firstChunk !== undefined };
 }
 
 /** The Vercel AI SDK 6 convention (`ai.*` spans), including native fact events on them. */
@@ -166,7 +160,7 @@ export const vercelAiAdapter: ConventionAdapter = {
         return { facts: toolSpanFacts(view, stringAttr(view.attributes, AI_SDK.TOOL_CALL_NAME), context, native) as Fact[] };
       case 'run':
       case 'call':
-        return runSpanExtraction(view, native, classifyAiSdkSpanError);
+        return runSpanExtraction(view, native, (v) => classifyAiSdkSpanError(v));
       case 'other':
         return { facts: native as Fact[] };
       default:

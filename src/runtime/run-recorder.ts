@@ -798,7 +798,11 @@ export class AttemptRecorder implements Handle {
   /** Records that the attempt's stream finished normally and ends the attempt. */
   finish(options: { readonly finishReasons?: readonly string[]; readonly usage?: AttemptUsage } = {}): void {
     if (this.#ended) return;
-    if (options.finishReasons) this.span.setAttribute(GEN_AI.FINISH_REASONS, [...options.finishReasons]);
+    if (options.finishReasons) {
+      this.span.setAttribute(GEN_AI.FINISH_REASONS, [...options.finishReasons]);
+      // The recorder's own fold reads them as every reader does (docs/conventions.md#finish-reasons-by-meaning).
+      this.view.attributes[GEN_AI.FINISH_REASONS] = [...options.finishReasons];
+    }
     const usage = options.usage;
     if (usage?.inputTokens !== undefined) this.span.setAttribute(GEN_AI.USAGE_INPUT_TOKENS, usage.inputTokens);
     if (usage?.outputTokens !== undefined) this.span.setAttribute(GEN_AI.USAGE_OUTPUT_TOKENS, usage.outputTokens);

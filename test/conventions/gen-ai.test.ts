@@ -72,12 +72,14 @@ describe('GenAI adapter', () => {
     expect(adapter.extract(tool, 'tool', context({ truncated: true })).facts.map((f) => f.kind)).toEqual(['tool_execution_started']);
   });
 
-  describe('an attempt that ended with no response attributes and no error', () => {
+  describe('an attempt that ended with no finish reason and no error', () => {
     it.each([
       ['an instrumentation that records none is read as finished, not cut off', {}, undefined, false],
       ['a declared stream is read as cut off', { 'gen_ai.request.stream': true }, undefined, true],
-      ["AI SDK 7's tracer, which records them on every finish, is read as cut off", {}, 'gen_ai', true],
-      ['any response attribute means it finished', { 'gen_ai.request.stream': true, 'gen_ai.response.id': 'r1' }, 'gen_ai', false],
+      ["AI SDK 7's tracer, which records one on every finish, is read as cut off", {}, 'gen_ai', true],
+      // The response id and model come with the first chunk; usage comes with the finish.
+      ['a response id alone does not show a finish', { 'gen_ai.request.stream': true, 'gen_ai.response.id': 'r1', 'gen_ai.response.model': 'm' }, 'gen_ai', true],
+      ['output tokens show a finish', { 'gen_ai.request.stream': true, 'gen_ai.usage.output_tokens': 12 }, 'gen_ai', false],
     ] as const)('%s', (_name, extra, scopeName, unfinished) => {
       const extraction = adapter.extract(view({ attributes: { 'gen_ai.operation.name': 'chat', ...extra }, scopeName }), 'attempt', context());
       expect(extraction.unfinished === true).toBe(unfinished);

@@ -5,6 +5,7 @@
  * contract, written once more, so a seam between the edges cannot hide in it.
  */
 import type { AttemptModel, ErrorKind, RunModel, ToolClass } from './run-model.js';
+import { finishReasonOf } from './run-model.js';
 
 /** The verdict fields every edge is compared on. */
 export interface Expected {
@@ -30,7 +31,7 @@ type Fact =
   | { kind: 'tool_started'; cls: ToolClass }
   | { kind: 'tool_completed' }
   | { kind: 'tool_failed' | 'tool_interrupted' }
-  | { kind: 'provider_error'; error: ErrorKind }
+  | { kind: 'provider_error'; error: ErrorKind | 'content_filter' | 'finish_error' }
   | { kind: 'watchdog'; phase: string }
   | { kind: 'retry_issued'; of: number }
   | { kind: 'stop'; stop: NonNullable<RunModel['stop']>['kind'] };
@@ -92,7 +93,13 @@ function factsOf(model: RunModel) {
       else openChildren = true;
     }
     const end = attempt.end;
-    if (end.kind === 'finish') push(n, { kind: 'finished' });
+    // A finish is read by its reasons (docs/conventions.md#finish-reasons-by-meaning): the runtime's
+    // finish stands unless a known reason says it did not finish, or finished on a refusal or an error.
+    const reason = end.kind === 'finish' ? finishReasonOf(model, index) : undefined;
+    if (end.kind === 'finish' && (reason === 'interrupted' || reason === 'other')) cutOff.add(n);
+    else if (end.kind === 'finish' && reason === 'content_filter') push(n, { kind: 'provider_error', error: 'content_filter' });
+    else if (end.kind === 'finish' && reason === 'error') push(n, { kind: 'provider_error', error: 'finish_error' });
+    else if (end.kind === 'finish') push(n, { kind: 'finished' });
     else if (end.kind === 'fail') push(n, { kind: 'provider_error', error: end.error });
     else if (end.kind === 'watchdog') push(n, { kind: 'watchdog', phase: end.phase });
     const failed = end.kind === 'fail' || end.kind === 'watchdog';
@@ -179,6 +186,8 @@ function causeOf(fact: Fact | undefined): Pick<Expected, 'cause' | 'causeDetail'
   switch (fact?.kind) {
     case 'provider_error': {
       if (fact.error === 'socket') return { cause: 'provider_transport_disconnect', causeDetail: 'socket_closed', errorCode: 'UND_ERR_SOCKET', retryable: true };
+      if (fact.error === 'content_filter') return { cause: 'provider_api_error', causeDetail: 'content_filter', retryable: false };
+      if (fact.error === 'finish_error') return { cause: 'provider_api_error', causeDetail: 'unknown' };
       const api = {
         http503: ['server_overload', true],
         http429: ['rate_limit', true],

@@ -10,7 +10,8 @@ import type { Context, Tracer } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
 import type { AttemptRecorder, Incident, ToolRecorder } from '../../src/index.js';
 import { RunRecorder } from '../../src/index.js';
-import type { AttemptModel, ErrorKind, Output, RunModel, ToolModel } from './run-model.js';
+import type { AttemptModel, ErrorKind, FinishReason, Output, RunModel, ToolModel } from './run-model.js';
+import { finishReasonOf } from './run-model.js';
 
 /** The tools a boundary exposes. */
 export const BOUNDARIES = {
@@ -83,7 +84,7 @@ function playTool(driver: Driver, run: RunRecorder, attempt: AttemptRecorder, mo
   else if (model.end === 'interrupt') tool.interrupt();
 }
 
-function playAttempt(driver: Driver, run: RunRecorder, model: AttemptModel): AttemptRecorder {
+function playAttempt(driver: Driver, run: RunRecorder, model: AttemptModel, reason: FinishReason): AttemptRecorder {
   const attempt = run.startAttempt(model.boundary === 'none' ? {} : { boundary: BOUNDARIES[model.boundary] });
   for (const output of model.outputs) {
     driver.clock.tick();
@@ -101,7 +102,7 @@ function playAttempt(driver: Driver, run: RunRecorder, model: AttemptModel): Att
   }
   driver.clock.tick();
   const end = model.end;
-  if (end.kind === 'finish') attempt.finish();
+  if (end.kind === 'finish') attempt.finish(reason === undefined ? {} : { finishReasons: [reason] });
   else if (end.kind === 'fail') attempt.fail(errorOf(end.error));
   else if (end.kind === 'watchdog') attempt.watchdogFired({ phase: end.phase });
   return attempt;
@@ -123,7 +124,7 @@ function playRun(driver: Driver, model: RunModel, parentContext: Context | undef
   if (!stopNow(-1, undefined)) {
     for (const [index, attemptModel] of model.attempts.entries()) {
       driver.clock.tick();
-      const attempt = playAttempt(driver, run, attemptModel);
+      const attempt = playAttempt(driver, run, attemptModel, finishReasonOf(model, index));
       const failed = attemptModel.end.kind === 'fail' || attemptModel.end.kind === 'watchdog';
       if (failed && attemptModel.retry && index + 1 < model.attempts.length) {
         driver.clock.tick();

@@ -5,6 +5,7 @@
  * complete, fail, are interrupted or stay open, some running a sub-agent; a
  * user stop, a host reload or a process exit; a run that ends or crashes;
  * and the odd attempt with more parallel tool calls than a span keeps events.
+ * A finish carries the finish reasons a runtime passes on ({@link finishReasonOf}).
  * A seed gives each exported span its own clock offset of up to ±2 ms.
  */
 import fc from 'fast-check';
@@ -107,6 +108,24 @@ function run(tool: fc.Arbitrary<ToolModel>, maxAttempts: number): fc.Arbitrary<R
       const attempts = stop ? r.attempts.slice(0, stop.after + 1) : r.attempts;
       return { ...r, attempts, ...(stop ? { stop } : { stop: undefined }) };
     });
+}
+
+/**
+ * The finish reasons a runtime passes with a finish (`attempt.finish({ finishReasons })`),
+ * none for most: the known values of each meaning (docs/conventions.md#finish-reasons-by-meaning)
+ * and one the table does not know.
+ */
+export const FINISH_REASONS = [undefined, undefined, undefined, undefined, 'stop', 'tool_calls', 'length', 'eos_token', 'content_filter', 'interrupted', 'other', 'error'] as const;
+export type FinishReason = (typeof FINISH_REASONS)[number];
+
+/**
+ * The finish reason of attempt `index` of `model` when it finishes. Drawn from
+ * the run's seed rather than generated, so the generated shapes, and the
+ * seeds kept in REGRESSIONS, stay what they were.
+ */
+export function finishReasonOf(model: RunModel, index: number): FinishReason {
+  const mixed = Math.imul(model.jitterSeed ^ Math.imul(index + 1, 0x9e3779b1), 0x85ebca6b) >>> 0;
+  return FINISH_REASONS[(mixed >>> 7) % FINISH_REASONS.length];
 }
 
 /** A sub-agent: one or two attempts, plain tools, ended or left open. */
