@@ -16,17 +16,20 @@ import { finishOf } from './finish-reasons.js';
 import {
   boundaryFromDefinitions,
   describeSpanError,
+  earlierTriesOf,
   finishFact,
   finishReasonsOf,
+  lastTryEvents,
   nativeAttemptExtraction,
   nativeFacts,
   parseJsonArray,
   recordedNatively,
   runSpanExtraction,
   STATUS_ERROR,
+  statedTriesOf,
   toolSpanFacts,
 } from './span-facts.js';
-import type { SpanRole, SpanView } from './span-view.js';
+import type { EventView, SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringArrayAttr, stringAttr } from './span-view.js';
 
 type Draft = FactDraft;
@@ -101,8 +104,11 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]):
   const failed = view.statusCode === STATUS_ERROR;
   const finish = finishOf(stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS));
   const lastFinished = !failed && !context.truncated && (finish === 'finished' || finish === 'limit' || (finish === undefined && finishedWithoutReason(view)));
+  // A span that covers its call's retries shows the tries before its last (docs/conventions.md#retries-inside-one-span).
+  const earlierTries = earlierTriesOf(view, lastFinished ? 'finished' : context.truncated && !failed ? 'open' : 'ended');
+  const tries = { earlierTries, statedTries: statedTriesOf(view) };
   if (failed) {
-    drafts.push({ kind: 'provider_error', error: classifyGenAiError(view), timeMillis: end, attempt: context.attempt });
+    drafts.push({ kind: 'provider_error', error: classifyGenAiError(view, lastTryEvents(view, earlierTries)), timeMillis: end, attempt: context.attempt });
   }
   const boundary = boundaryOf(view, context);
   if (boundary) drafts.push(boundary);
@@ -113,18 +119,18 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]):
     drafts.push({ kind: 'provider_progress', timeMillis: view.startMillis + firstChunkSeconds * 1000, attempt: context.attempt });
   }
   const unsure = firstChunkSeconds === undefined;
-  if (failed || context.truncated) return { facts: drafts as Fact[], progressUnknown: unsure };
+  if (failed || context.truncated) return { facts: drafts as Fact[], progressUnknown: unsure, ...tries };
   if (lastFinished) {
     drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
-    return { facts: drafts as Fact[] };
+    return { facts: drafts as Fact[], ...tries };
   }
   if (finish === 'error' || finish === 'refused') {
     // A provider error event or a refusal: the span may end without an error status (AI SDK 7 does).
     drafts.push(finishFact(finish, end, context.attempt));
-    return { facts: drafts as Fact[], progressUnknown: unsure };
+    return { facts: drafts as Fact[], progressUnknown: unsure, ...tries };
   }
   // `interrupted`, a value that shows no finish, or none where one is recorded: it did not finish.
-  return { facts: drafts as Fact[], progressUnknown: unsure, unfinished: true };
+  return { facts: drafts as Fact[], progressUnknown: unsure, unfinished: true, ...tries };
 }
 
 /**
@@ -133,11 +139,12 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]):
  * 7: "Failed to process successful response", its cause not recorded) broke
  * the body after the provider accepted the request: a dropped socket, or
  * something else the span does not say. Not an API error, so `unknown`.
+ * `events`: the exception events of the span's last try.
  */
-function classifyGenAiError(view: SpanView): ErrorFact {
+function classifyGenAiError(view: SpanView, events: readonly EventView[] = view.events): ErrorFact {
   const status = numberAttr(view.attributes, HTTP_STATUS_CODE);
   if (status !== undefined && status >= 200 && status < 300) return { kind: 'unknown' };
-  const classified = classifyError(describeSpanError(view));
+  const classified = classifyError(describeSpanError(view, events));
   if (classified.kind === 'unknown' && finishOf(stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS)) === 'error') {
     return { kind: 'api', detail: 'unknown', code: classified.code };
   }

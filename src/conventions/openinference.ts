@@ -17,13 +17,16 @@ import { finishOf } from './finish-reasons.js';
 import {
   boundaryFromDefinitions,
   describeSpanError,
+  earlierTriesOf,
   finishFact,
   finishReasonsOf,
+  lastTryEvents,
   nativeAttemptExtraction,
   nativeFacts,
   recordedNatively,
   runSpanExtraction,
   STATUS_ERROR,
+  statedTriesOf,
   toolSpanFacts,
   trustedClass,
 } from './span-facts.js';
@@ -91,26 +94,28 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
   const finish = finishOf(finishReasonsOf(view, OPENINFERENCE.FINISH_REASON));
   // OK with no finish reason: the instrumentation sets OK only on a whole (non-streamed) response it read.
   const lastFinished = !failed && !context.truncated && (finish === 'finished' || finish === 'limit' || (finish === undefined && view.statusCode === 1));
+  const earlierTries = earlierTriesOf(view, lastFinished ? 'finished' : context.truncated && !failed ? 'open' : 'ended');
+  const tries = { earlierTries, statedTries: statedTriesOf(view) };
   // The instrumentation records nothing while a stream runs: a span cut off
   // (or a failed one with no output) cannot say whether output was streamed.
-  if (context.truncated) return { facts: drafts as Fact[], progressUnknown: true };
+  if (context.truncated) return { facts: drafts as Fact[], progressUnknown: true, ...tries };
   const end = view.endMillis ?? view.startMillis;
   const output = outputFacts(view, context, end);
   drafts.push(...output);
   if (failed) {
-    drafts.push({ kind: 'provider_error', error: classifyError(describeSpanError(view)), timeMillis: end, attempt: context.attempt });
-    return { facts: drafts as Fact[], progressUnknown: output.length === 0 };
+    drafts.push({ kind: 'provider_error', error: classifyError(describeSpanError(view, lastTryEvents(view, earlierTries))), timeMillis: end, attempt: context.attempt });
+    return { facts: drafts as Fact[], progressUnknown: output.length === 0, ...tries };
   }
   if (lastFinished) {
     drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
-    return { facts: drafts as Fact[] };
+    return { facts: drafts as Fact[], ...tries };
   }
   if (finish === 'error' || finish === 'refused') {
     drafts.push(finishFact(finish, end, context.attempt));
-    return { facts: drafts as Fact[], progressUnknown: output.length === 0 };
+    return { facts: drafts as Fact[], progressUnknown: output.length === 0, ...tries };
   }
   // Ended UNSET with no finish reason, or one that shows no finish: the stream was stopped (an aborted request ends quietly).
-  return { facts: drafts as Fact[], progressUnknown: output.length === 0, unfinished: true };
+  return { facts: drafts as Fact[], progressUnknown: output.length === 0, unfinished: true, ...tries };
 }
 
 /** The OpenInference convention, including native fact events on its spans. */

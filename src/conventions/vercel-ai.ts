@@ -20,8 +20,10 @@ import {
   boundaryFromDefinitions,
   classifyDescribed,
   describeSpanError,
+  earlierTriesOf,
   finishFact,
   finishReasonsOf,
+  lastTryEvents,
   nativeAttemptExtraction,
   nativeFacts,
   parseJsonArray,
@@ -29,10 +31,11 @@ import {
   recordedNatively,
   runSpanExtraction,
   STATUS_ERROR,
+  statedTriesOf,
   toolSpanFacts,
   trustedClass,
 } from './span-facts.js';
-import type { SpanRole, SpanView } from './span-view.js';
+import type { EventView, SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringArrayAttr, stringAttr } from './span-view.js';
 
 /** Attribute keys of the AI SDK 6 telemetry this adapter reads. */
@@ -102,9 +105,12 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
   return drafts;
 }
 
-/** The AI SDK's errors, read from a span: its exception names say which layer failed. */
-export function classifyAiSdkSpanError(view: SpanView): ErrorFact {
-  return classifyDescribed(describeSpanError(view));
+/**
+ * The AI SDK's errors, read from a span: its exception names say which layer
+ * failed. `events`: the exception events of the span's last try.
+ */
+export function classifyAiSdkSpanError(view: SpanView, events: readonly EventView[] = view.events): ErrorFact {
+  return classifyDescribed(describeSpanError(view, events));
 }
 
 function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft[]): Extraction {
@@ -117,18 +123,21 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
   const failed = view.statusCode === STATUS_ERROR;
   const finish = finishOf(finishReasonsOf(view, AI_SDK.FINISH_REASON));
   const lastFinished = !failed && !context.truncated && (finish === 'finished' || finish === 'limit');
+  // A span that covers its call's retries shows the tries before its last (docs/conventions.md#retries-inside-one-span).
+  const earlierTries = earlierTriesOf(view, lastFinished ? 'finished' : context.truncated && !failed ? 'open' : 'ended');
+  const tries = { earlierTries, statedTries: statedTriesOf(view) };
   const firstChunk = view.events.find((e) => e.name === AI_SDK.FIRST_CHUNK_EVENT);
   const msToFirstChunk = numberAttr(view.attributes, AI_SDK.MS_TO_FIRST_CHUNK);
   const firstOutputAt = firstChunk?.timeMillis ?? (msToFirstChunk !== undefined ? view.startMillis + msToFirstChunk : end);
   if (context.truncated) {
     // Cut off mid-stream: nothing at the end was recorded. A chunk arrived, but
     // whether it was output (or only metadata) the span cannot say.
-    return { facts: drafts as Fact[], progressUnknown: firstChunk !== undefined };
+    return { facts: drafts as Fact[], progressUnknown: firstChunk !== undefined, ...tries };
   }
   const output = outputFacts(view, context, firstOutputAt);
   drafts.push(...output);
   if (failed) {
-    drafts.push({ kind: 'provider_error', error: classifyAiSdkSpanError(view), timeMillis: end, attempt: context.attempt });
+    drafts.push({ kind: 'provider_error', error: classifyAiSdkSpanError(view, lastTryEvents(view, earlierTries)), timeMillis: end, attempt: context.attempt });
   } else if (lastFinished) {
     drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
   } else if (finish === 'error' || finish === 'refused') {
@@ -136,12 +145,12 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
     drafts.push(finishFact(finish, end, context.attempt));
   } else {
     // No finish reason, or one that shows no finish (`other`, `interrupted`), and no error: stopped, not finished.
-    return { facts: drafts as Fact[], progressUnknown: firstChunk !== undefined && output.length === 0, unfinished: true };
+    return { facts: drafts as Fact[], progressUnknown: firstChunk !== undefined && output.length === 0, unfinished: true, ...tries };
   }
   // Outputs may not be recorded (`recordOutputs: false`): then a failure after a chunk has unknown progress.
   const outputsKnown = view.attributes[AI_SDK.RESPONSE_TEXT] !== undefined || view.attributes[AI_SDK.RESPONSE_TOOL_CALLS] !== undefined;
   const ended = drafts.some((d) => TERMINAL_FACT_KINDS.has(d.kind));
-  return { facts: drafts as Fact[], progressUnknown: ended && !outputsKnown && firstChunk !== undefined };
+  return { facts: drafts as Fact[], progressUnknown: ended && !outputsKnown && firstChunk !== undefined, ...tries };
 }
 
 /** The Vercel AI SDK 6 convention (`ai.*` spans), including native fact events on them. */

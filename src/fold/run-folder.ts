@@ -18,12 +18,13 @@ import { deriveAttemptVerdict, deriveIncident } from '../derive/derive-incident.
 import type { Policy } from '../derive/policy.js';
 import { attemptAt, isTerminal } from '../derive/timeline.js';
 import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
-import type { AttemptRecord, Fact, RunFacts } from '../model/facts.js';
+import type { AttemptRecord, Fact, FactDraft, RunFacts } from '../model/facts.js';
 import type { AttemptVerdict, Incident } from '../model/incident.js';
 import { NATIVE_ATTR } from '../model/native-convention.js';
 import type { LiveSpan, OpenChild, RunState } from './run-state.js';
 import { SEQ_BASE } from './run-state.js';
 import { RunTable } from './run-table.js';
+import { insertTries, triesToAdd, tryFacts } from './tries.js';
 
 /** Options of a {@link RunFolder}. */
 export interface RunFolderOptions {
@@ -130,7 +131,10 @@ export class RunFolder<H extends LiveSpan> {
     const demoted = role === 'attempt' && this.#isAttempt(parent, start.parentSpanId);
     if (demoted) role = 'other';
     this.#runs.addSpan(parent, start.spanId, { handle, parentSpanId: start.parentSpanId, role, adapter: match?.adapter, startMillis: start.startMillis, truncated: false, demoted });
-    if (role === 'attempt') addAttempt(parent, start.spanId, start.startMillis, handle.attributes[NATIVE_ATTR.ATTEMPT_NUMBER]);
+    if (role === 'attempt') {
+      addAttempt(parent, start.spanId, start.startMillis, handle.attributes[NATIVE_ATTR.ATTEMPT_NUMBER]);
+      parent.attemptParents.set(start.spanId, start.parentSpanId);
+    }
   }
 
   /**
@@ -238,6 +242,7 @@ export class RunFolder<H extends LiveSpan> {
 
   #peek(run: RunState<H>, viewOf: (handle: H) => SpanView): RunFacts {
     const facts: Fact[] = [...run.facts];
+    const attempts = [...run.attempts];
     let seq = run.nextSeq;
     const take = (extraction: Extraction): void => {
       for (const fact of extraction.facts) facts.push(Number.isFinite(fact.seq) ? fact : ({ ...fact, seq: seq++ } as Fact));
@@ -261,6 +266,9 @@ export class RunFolder<H extends LiveSpan> {
       const attempt = entry.role === 'call' ? undefined : this.#attemptOf(run, view, entry.role);
       // An open tool is still running: read it as cut off now (started, not completed).
       const extraction = adapter.extract(view, entry.role, this.#context(run, attempt, entry.role === 'tool'));
+      if (entry.role === 'attempt' && attempt !== undefined) {
+        this.#addTries(run, attempts, attempt, view, extraction, (fact) => facts.push({ ...fact, seq: seq++ } as Fact), (key) => progressUnknownAttempts.push(key));
+      }
       take(extraction);
       if (extraction.progressUnknown && entry.role === 'attempt' && attempt !== undefined) progressUnknownAttempts.push(attempt);
     }
@@ -268,7 +276,7 @@ export class RunFolder<H extends LiveSpan> {
     take(own);
     return {
       facts,
-      attempts: run.attempts,
+      attempts,
       evidenceTruncated,
       progressUnknown: run.progressUnknown || progressUnknownAttempts.length > run.progressUnknownAttempts.length,
       progressUnknownAttempts,
@@ -288,6 +296,7 @@ export class RunFolder<H extends LiveSpan> {
       policy,
       facts: [],
       attempts: [],
+      attemptParents: new Map(),
       open: new Map(),
       nextSeq: SEQ_BASE,
       progressUnknown: false,
@@ -370,6 +379,48 @@ export class RunFolder<H extends LiveSpan> {
     return attemptAt(run.attempts, view.startMillis)?.key;
   }
 
+  /**
+   * The tries before the last one inside attempt span `key` (docs/conventions.md#retries-inside-one-span):
+   * inserted into `attempts` as attempts of their own, their facts handed to
+   * `emit`, each said to have unknown progress (the span shows only its last
+   * try's). An attempt with a declared number is native: it has no tries.
+   */
+  #addTries(
+    run: RunState<H>,
+    attempts: AttemptRecord[],
+    key: string,
+    view: SpanView,
+    extraction: Extraction,
+    emit: (fact: FactDraft) => void,
+    unsure: (key: string) => void,
+  ): void {
+    if (extraction.earlierTries === undefined && extraction.statedTries === undefined) return;
+    if (numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined) return;
+    const tries = triesToAdd(extraction.earlierTries ?? [], extraction.statedTries, this.#sameCallBefore(run, attempts, key), view.startMillis);
+    const keys = insertTries(attempts, key, tries);
+    const boundary = extraction.facts.find((f) => f.kind === 'side_effect_boundary' && f.attempt === key);
+    for (const fact of tryFacts(tries, keys, boundary)) emit(fact);
+    for (const k of keys) unsure(k);
+  }
+
+  /**
+   * Attempt spans of the same call before attempt `key`: the attempts right
+   * before it under the same parent span that did not finish (AI SDK 7's
+   * `streamText` starts a span per try and leaves the failed ones open).
+   */
+  #sameCallBefore(run: RunState<H>, attempts: readonly AttemptRecord[], key: string): number {
+    const at = attempts.findIndex((a) => a.key === key);
+    const parent = run.attemptParents.get(key);
+    let count = 0;
+    for (let i = at - 1; i >= 0; i -= 1) {
+      const before = (attempts[i] as AttemptRecord).key;
+      if (!run.attemptParents.has(before) || run.attemptParents.get(before) !== parent) break;
+      if (run.facts.some((f) => f.attempt === before && f.kind === 'attempt_finished')) break;
+      count += 1;
+    }
+    return count;
+  }
+
   #absorb(run: RunState<H>, extraction: Extraction, attempt?: string): void {
     for (const fact of extraction.facts) {
       // Adapters hand over fresh objects: number them in place rather than copy.
@@ -401,7 +452,10 @@ export class RunFolder<H extends LiveSpan> {
     if (late && entry) {
       role = late.role;
       adapter = late.adapter;
-      if (role === 'attempt') addAttempt(run, view.spanId, entry.startMillis, undefined);
+      if (role === 'attempt') {
+        addAttempt(run, view.spanId, entry.startMillis, undefined);
+        run.attemptParents.set(view.spanId, entry.parentSpanId);
+      }
     }
     // A span that lost events may have lost fact events, whatever its role.
     if (lostFacts(view, role === 'attempt' || role === 'tool')) run.evidenceTruncated = true;
@@ -416,6 +470,12 @@ export class RunFolder<H extends LiveSpan> {
     if (cutUpstream && role !== 'other') run.openChildren = true;
     const attempt = role === 'call' ? undefined : this.#attemptOf(run, view, role);
     const extraction = adapter.extract(view, role, this.#context(run, attempt, truncated));
+    if (role === 'attempt' && attempt !== undefined) {
+      this.#addTries(run, run.attempts, attempt, view, extraction, (fact) => run.facts.push({ ...fact, seq: run.nextSeq++ } as Fact), (key) => {
+        run.progressUnknown = true;
+        run.progressUnknownAttempts.push(key);
+      });
+    }
     this.#absorb(run, extraction, role === 'attempt' ? attempt : undefined);
     if (role === 'attempt' && attempt !== undefined && (extraction.unfinished || cutUpstream) && !run.truncatedAttempts.includes(attempt)) {
       run.truncatedAttempts.push(attempt);

@@ -47,6 +47,8 @@ export interface RunState<H> {
   readonly policy?: Policy;
   readonly facts: Fact[];
   readonly attempts: AttemptRecord[];
+  /** The span each attempt span is a child of, by attempt key: attempt spans of one call share it. */
+  readonly attemptParents: Map<string, string | undefined>;
   /** Open descendant spans (nested runs included), by span id, in start order. */
   readonly open: Map<string, OpenChild<H>>;
   /** Next sequence number for facts without one of their own. */

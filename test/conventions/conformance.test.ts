@@ -171,7 +171,8 @@ const VERDICTS: Readonly<Record<string, Want>> = {
   'ai-sdk-7-otel/first-chunk-timeout': CANT_TELL,
   'ai-sdk-7-otel/retry-503-then-success': { 'incident.outcome': 'recovered', 'incident.cause': 'unknown_interruption', 'incident.attempts': 2, 'incident.facts_complete': false },
   'ai-sdk-7-otel/retry-503-exhausted': { 'incident.cause': 'provider_api_error', 'incident.cause.detail': 'server_overload', 'incident.retry_safety.reason': 'retry_budget_exhausted', 'incident.facts_complete': false },
-  'ai-sdk-7-otel/generate-text-503-exhausted': { 'incident.cause': 'provider_api_error', 'incident.cause.detail': 'server_overload', 'incident.retry_safety': 'unknown' },
+  // One `chat` span for both tries: its AI_RetryError says "Failed after 2 attempts" (docs/conventions.md#retries-inside-one-span).
+  'ai-sdk-7-otel/generate-text-503-exhausted': { 'incident.cause': 'provider_api_error', 'incident.cause.detail': 'server_overload', 'incident.retry_safety': 'ask_user_before_retry', 'incident.retry_safety.reason': 'retry_budget_exhausted', 'incident.attempts': 2, 'incident.recovered_attempts': 1, 'incident.facts_complete': false },
 
   'openinference-openai/stream-success': SUCCESS,
   'openinference-openai/stream-tool-call': SUCCESS,
