@@ -11,9 +11,10 @@ import { isStatusReply } from './script.js';
 
 /**
  * How the fake provider ended an answer: `stopped` means it stopped because
- * `signal` aborted (a stall, or a write or delay cut short).
+ * `signal` aborted (a stall, or a write or delay cut short); `ended` that it
+ * ended the body cleanly without the finish (an `end` step).
  */
-export type PlayOutcome = 'finished' | 'http-error' | 'provider-error' | 'destroyed' | 'stopped';
+export type PlayOutcome = 'finished' | 'http-error' | 'provider-error' | 'destroyed' | 'ended' | 'stopped';
 
 /** Everything one answer needs. */
 export interface Exchange {
@@ -161,6 +162,9 @@ class Player {
           return this.#end(encoder.error(step.error ?? {}), 'provider-error');
         case 'finish':
           return this.#end(encoder.finish(step.reason), 'finished');
+        case 'end':
+          // A clean end of the body, with no finish events before it.
+          return this.#end('', 'ended');
       }
     }
     if (this.#stopped) return 'stopped';
@@ -188,6 +192,11 @@ class Player {
       if (step.type === 'finish') {
         reason = step.reason;
         break;
+      }
+      if (step.type === 'end') {
+        // A body cut short where it stands: the start of the JSON answer, then a clean end.
+        const body = JSON.stringify(dialect.json(parts, impliedReason(toolCalls), context, outputTokens));
+        return this.#end(body.slice(0, Math.floor(body.length / 2)), 'ended', 200, { 'content-type': 'application/json' });
       }
       switch (step.type) {
         case 'text':

@@ -58,6 +58,15 @@ export type Step =
   | { readonly type: 'stall' }
   /** Destroy the socket abruptly (`socket.destroy()`): undici reports `TypeError: terminated`. */
   | { readonly type: 'destroy' }
+  /**
+   * End the answer cleanly without the provider's finish: the response body
+   * ends as a healthy one does (no socket error), but no finish chunk
+   * (`finish_reason`, `response.completed`, `message_delta` / `message_stop`)
+   * or `[DONE]` was sent. A proxy or a provider that stops mid-answer looks
+   * like this; AI SDK 7 reports finish reason `interrupted`. In a
+   * non-streaming answer, the body is cut where the step stands (not JSON).
+   */
+  | { readonly type: 'end' }
   /** Finish normally with this reason; later steps are ignored. */
   | { readonly type: 'finish'; readonly reason: FinishReason };
 
@@ -79,7 +88,7 @@ export interface StatusReply {
  * A scripted answer. Response headers are sent with the first byte of content,
  * so a script that starts with `stall` or `destroy` does so before the first
  * byte; one that starts with `delay` delays the first byte. A script that ends
- * without `finish`, `error`, `stall` or `destroy` finishes normally, with
+ * without `finish`, `error`, `stall`, `destroy` or `end` finishes normally, with
  * `tool_calls` if it made a tool call and `stop` otherwise.
  */
 export interface ScriptReply {

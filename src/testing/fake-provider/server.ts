@@ -18,11 +18,12 @@ import { DEFAULT_REPLY } from './script.js';
 /**
  * How an exchange ended: the fake answered in full (`finished`), with an HTTP
  * error (`http-error`, also for an unknown path or a body that is not JSON),
- * with a provider error event (`provider-error`), or destroyed the socket
- * (`destroyed`); or the client closed the connection first (`client-aborted`),
- * or `close()` cut it short (`server-closed`).
+ * with a provider error event (`provider-error`), ended the body cleanly
+ * without the finish (`ended`), or destroyed the socket (`destroyed`); or the
+ * client closed the connection first (`client-aborted`), or `close()` cut it
+ * short (`server-closed`).
  */
-export type RequestEnd = 'finished' | 'http-error' | 'provider-error' | 'destroyed' | 'client-aborted' | 'server-closed';
+export type RequestEnd = 'finished' | 'http-error' | 'provider-error' | 'ended' | 'destroyed' | 'client-aborted' | 'server-closed';
 
 /** One request the fake provider received. */
 export interface RecordedRequest {
