@@ -9,7 +9,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from './otel-sdk.mjs';
 import { IncidentSpanProcessor } from 'agent-incidents';
 import { withAgentRun } from 'agent-incidents/ai-sdk';
 import { reply, startFakeProvider } from 'agent-incidents/testing';

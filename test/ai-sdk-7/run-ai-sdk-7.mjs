@@ -11,7 +11,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { OpenTelemetry } from '@ai-sdk/otel';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, SimpleSpanProcessor } from './otel-sdk.mjs';
 import { IncidentSpanProcessor } from 'agent-incidents';
 import { withAgentRun } from 'agent-incidents/ai-sdk';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
