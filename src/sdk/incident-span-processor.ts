@@ -159,7 +159,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
 
   /**
    * Everything happens in `onEnding`, while the span can still be changed. An
-   * SDK without that hook (sdk-trace-base before 2.1) calls only `onEnd`: the
+   * SDK without that hook (sdk-trace-base before 2.3) calls only `onEnd`: the
    * processor then does the same work here, on the ended span's own fields,
    * so processors registered after it still see the verdict and the
    * sanitized span. Detected per processor, at the first span that ends.

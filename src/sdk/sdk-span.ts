@@ -73,7 +73,7 @@ export interface SdkSpan extends ApiSpan {
   readonly droppedLinksCount?: number;
 }
 
-/** The span processor hooks of both SDK lines; `onEnding` is called by SDKs that have it (2.x since 2.1, 3.x). */
+/** The span processor hooks of both SDK lines; `onEnding` is called by SDKs that have it (sdk-trace-base since 2.3, sdk-trace 3). */
 export interface SdkSpanProcessor {
   onStart(span: SdkSpan, parentContext: Context): void;
   onEnding?(span: SdkSpan): void;
