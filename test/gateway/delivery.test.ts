@@ -147,15 +147,24 @@ describe('accepted means delivered', () => {
 
   it('never lets the forward backlog pass limits.maxForwardBacklogSpans: what has no room stays held until the backlog drains, then is delivered', async () => {
     const port = await downPort();
-    const gateway = await gatewayTo(port, { limits: { maxForwardBacklogSpans: 8, upstreamFailingAttempts: 1_000 }, shutdown: { timeoutMillis: 1_000 } });
+    // The traces are held 2 s before their verdict (decisionWaitMillis), so all ten requests are taken while the
+    // backlog is still empty, however slowly a busy machine serves them. With no wait, a release tick could run
+    // between two requests, fill the backlog, and the later ones would be refused (this test failed that way
+    // under load: 8 accepted).
+    const gateway = await gatewayTo(port, {
+      limits: { maxForwardBacklogSpans: 8, upstreamFailingAttempts: 1_000 },
+      shutdown: { timeoutMillis: 1_000 },
+      hold: { decisionWaitMillis: 2_000 },
+    });
     // Ten requests of one run (2 spans) each at once: more are taken than the backlog has room for (intake sees
     // only the backlog, and the held traces go to it later). Those without room must stay held.
     const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => post(gateway, request([i])).then((r) => r.status)));
     const accepted = statuses.filter((status) => status === 200).length * 2;
     expect(accepted).toBeGreaterThan(8);
     // The backlog fills to its bound and the rest stays held, however late the release ticks run on a busy machine.
-    await expect.poll(() => backlogOf(gateway), { timeout: 5_000 }).toBe(8);
-    await expect.poll(() => heldTracesOf(gateway), { timeout: 5_000 }).toBe((accepted - 8) / 2);
+    expect(accepted).toBe(20);
+    await expect.poll(() => backlogOf(gateway), { timeout: 10_000 }).toBe(8);
+    await expect.poll(() => heldTracesOf(gateway), { timeout: 10_000 }).toBe((accepted - 8) / 2);
     const backlog: number[] = [];
     for (let i = 0; i < 20; i += 1) {
       // The release tick runs every 10 ms; watch it for a while: it never passes the bound.
