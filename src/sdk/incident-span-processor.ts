@@ -47,8 +47,9 @@ export interface IncidentProcessorStats {
  * `onEnding` is not sanitized (docs/sanitization.md, section 7).
  *
  * @example
- * const provider = new NodeTracerProvider({
- *   spanProcessors: [new IncidentSpanProcessor(), new BatchSpanProcessor(new OTLPTraceExporter())],
+ * // OpenTelemetry JS 3 (2.x: `new NodeTracerProvider(…)` and `new BatchSpanProcessor(exporter)`)
+ * const sdk = new NodeSDK({
+ *   spanProcessors: [new IncidentSpanProcessor(), new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
  * });
  */
 export class IncidentSpanProcessor implements SdkSpanProcessor {
