@@ -4,10 +4,17 @@
  * judges the run and sanitizes inside every such value (docs/compatibility.md).
  * Runs on the 3.x line only (test/otel-3/run.sh).
  */
+import type { Attributes } from '@opentelemetry/api';
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { IncidentSpanProcessor } from '../../src/index.js';
+
+/**
+ * Attributes of any value. The run (test/otel-3/run.sh) is on API 1.10, whose `Attributes` take any value;
+ * the root's typecheck reads this file with its own API 1.9 types, which do not: hence the cast.
+ */
+const anyValues = (attributes: Record<string, unknown>): Attributes => attributes as Attributes;
 
 const SECRET = 'sk-proj-Q7vX2mLp9RtY4wZc8NbK3hJfDs6GaE1u';
 
@@ -20,17 +27,17 @@ function pipeline() {
 describe('AnyValue attributes on OpenTelemetry JS 3', () => {
   it('is the 3.x SDK: a map set as an attribute is kept as a map', () => {
     const { exporter, tracer } = pipeline();
-    tracer.startSpan('plain', { attributes: { 'app.map': { a: 1 } } }).end();
+    tracer.startSpan('plain', { attributes: anyValues({ 'app.map': { a: 1 } }) }).end();
     expect(exporter.getFinishedSpans()[0]?.attributes['app.map']).toEqual({ a: 1 });
   });
 
   it('judges a run whose spans carry maps, bytes, mixed arrays and null, and sanitizes inside each', () => {
     const { exporter, tracer } = pipeline();
-    const run = tracer.startSpan('invoke_agent coder', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coder', 'app.config': { endpoint: 'https://api.example.com', token: SECRET } } });
+    const run = tracer.startSpan('invoke_agent coder', { attributes: anyValues({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coder', 'app.config': { endpoint: 'https://api.example.com', token: SECRET } }) });
     const chat = tracer.startSpan(
       'chat gpt-5-mini',
       {
-        attributes: {
+        attributes: anyValues({
           'gen_ai.operation.name': 'chat',
           'gen_ai.provider.name': 'openai',
           'gen_ai.request.model': 'gpt-5-mini',
@@ -40,7 +47,7 @@ describe('AnyValue attributes on OpenTelemetry JS 3', () => {
           'app.body': new TextEncoder().encode(`{"api_key":"${SECRET}"}`),
           'app.mixed': ['x', 1, true, null, { nested: `key=${SECRET}` }],
           'app.nothing': null,
-        },
+        }),
       },
       trace.setSpan(context.active(), run),
     );
