@@ -35,8 +35,34 @@ export const LAYERS = {
   'ai-sdk': ['model', 'derive', 'conventions', 'sanitize', 'fold', 'runtime'],
   report: ['model', 'derive', 'conventions', 'sanitize', 'fold', 'otlp', 'presentation'],
   testing: [],
-  demo: ['model', 'derive', 'conventions', 'sanitize', 'fold', 'otlp', 'sdk', 'runtime', 'recovery', 'presentation', 'report'],
-  cli: ['model', 'derive', 'conventions', 'sanitize', 'fold', 'otlp', 'sdk', 'runtime', 'gateway', 'recovery', 'presentation', 'report', 'demo'],
+  demo: [
+    'model',
+    'derive',
+    'conventions',
+    'sanitize',
+    'fold',
+    'otlp',
+    'sdk',
+    'runtime',
+    'recovery',
+    'presentation',
+    'report',
+  ],
+  cli: [
+    'model',
+    'derive',
+    'conventions',
+    'sanitize',
+    'fold',
+    'otlp',
+    'sdk',
+    'runtime',
+    'gateway',
+    'recovery',
+    'presentation',
+    'report',
+    'demo',
+  ],
 };
 const FOLDERS = Object.keys(LAYERS);
 
@@ -54,11 +80,18 @@ const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
               regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
               message: `src/${layer} may import only ${allowed.length ? allowed.join(', ') : 'nothing else in src'} (layers point inward: see CONTRIBUTING.md).`,
             },
-            { regex: '^(\\.\\./)+(index|cli)\\.js$', message: 'the entry points import the layers, never the other way round.' },
+            {
+              regex: '^(\\.\\./)+(index|cli)\\.js$',
+              message: 'the entry points import the layers, never the other way round.',
+            },
             // The package runs on both SDK lines (2.x sdk-trace-base, 3.x sdk-trace) and on none (the CLI, the
             // gateway): src/ imports the API only, SDK shapes are structural (src/sdk/sdk-span.ts), and the
             // demo finds the installed SDK at run time (src/demo/tracing-sdk.ts). docs/compatibility.md.
-            { regex: '^@opentelemetry/(?!api$)', message: 'src/ imports no OpenTelemetry package but @opentelemetry/api: declare the shape structurally (src/sdk/sdk-span.ts) or import() it at run time (docs/compatibility.md).' },
+            {
+              regex: '^@opentelemetry/(?!api$)',
+              message:
+                'src/ imports no OpenTelemetry package but @opentelemetry/api: declare the shape structurally (src/sdk/sdk-span.ts) or import() it at run time (docs/compatibility.md).',
+            },
           ],
         },
       ],
@@ -69,7 +102,17 @@ const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
 export default tseslint.config(
   // Generated code (bench/otlp-decoders/generate.sh) is linted by no one.
   // The blind corpora's generators are fixtures as their writers left them (see each README), not project code.
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.cache/', 'bench/otlp-decoders/protobufjs/', 'bench/otlp-decoders/bufbuild/', 'test/fixtures/sanitize/blind-corpus*/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      '.cache/',
+      'bench/otlp-decoders/protobufjs/',
+      'bench/otlp-decoders/bufbuild/',
+      'test/fixtures/sanitize/blind-corpus*/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -82,7 +125,13 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration[exported=null]', message: 'Export names explicitly: exports are public API.' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ExportAllDeclaration[exported=null]',
+          message: 'Export names explicitly: exports are public API.',
+        },
+      ],
     },
   },
   ...layerRules,
@@ -91,9 +140,21 @@ export default tseslint.config(
     // Node's globals that scripts (bench, examples, recorders) use.
     languageOptions: {
       globals: {
-        console: 'readonly', process: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
-        setInterval: 'readonly', clearInterval: 'readonly', global: 'readonly', URL: 'readonly', fetch: 'readonly', Buffer: 'readonly',
-        AbortController: 'readonly', AbortSignal: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly',
+        console: 'readonly',
+        process: 'readonly',
+        performance: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        global: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        Buffer: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
       },
     },
   },

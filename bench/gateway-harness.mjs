@@ -47,7 +47,12 @@ export function requestPool(count, runs) {
       run.end();
     }
     const spans = exporter.getFinishedSpans();
-    return { body: ProtobufTraceSerializer.serializeRequest(spans), spans: spans.length, ids: spans.map((s) => `${s.spanContext().traceId}:${s.spanContext().spanId}`), traceIds: [...new Set(spans.map((s) => s.spanContext().traceId))] };
+    return {
+      body: ProtobufTraceSerializer.serializeRequest(spans),
+      spans: spans.length,
+      ids: spans.map((s) => `${s.spanContext().traceId}:${s.spanContext().spanId}`),
+      traceIds: [...new Set(spans.map((s) => s.spanContext().traceId))],
+    };
   });
 }
 
@@ -97,7 +102,14 @@ export async function startUpstream({ count = false } = {}) {
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: server.address().port, delivered, get spans() { return spans; }, close: () => new Promise((r) => server.close(r)) };
+  return {
+    port: server.address().port,
+    delivered,
+    get spans() {
+      return spans;
+    },
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 /** A port nothing listens on: an upstream that is down. */
@@ -168,7 +180,11 @@ export async function readMetrics(url) {
 export async function postOnce(url, request, statuses) {
   let status = 'error';
   try {
-    const response = await fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: request.body });
+    const response = await fetch(`${url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-protobuf' },
+      body: request.body,
+    });
     await response.arrayBuffer();
     status = response.status;
   } catch {

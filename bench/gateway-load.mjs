@@ -36,7 +36,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, mib, postOnce, readMetrics, requestPool, shippedConfig, sleep, startGateway, startUpstream } from './gateway-harness.mjs';
+import {
+  freePort,
+  mib,
+  postOnce,
+  readMetrics,
+  requestPool,
+  shippedConfig,
+  sleep,
+  startGateway,
+  startUpstream,
+} from './gateway-harness.mjs';
 
 const PHASE_SECONDS = Number(process.env.PHASE_SECONDS ?? 30);
 const SENDERS = Number(process.env.SENDERS ?? 8);
@@ -84,13 +94,17 @@ function report(phase, limit, result) {
   // The first window holds the process's warm-up (JIT compilation of every path): shown apart.
   const warm = Math.max(...result.samples.slice(1).map((s) => s.p99));
   const max = Math.max(...result.samples.map((s) => s.max));
-  console.log(`${phase}: answers ${JSON.stringify(Object.fromEntries(result.statuses))}, ${result.accepted} spans accepted in ${PHASE_SECONDS} s (${Math.round(result.accepted / PHASE_SECONDS)}/s)`);
+  console.log(
+    `${phase}: answers ${JSON.stringify(Object.fromEntries(result.statuses))}, ${result.accepted} spans accepted in ${PHASE_SECONDS} s (${Math.round(result.accepted / PHASE_SECONDS)}/s)`,
+  );
   console.log(`  rss MiB every 2 s: ${result.samples.map((s) => mib(s.rss)).join(' ')}`);
   console.log(`  held (estimated) MiB: ${result.samples.map((s) => mib(s.held)).join(' ')}`);
   console.log(`  event-loop p99 ms per 2 s: ${result.samples.map((s) => s.p99.toFixed(0)).join(' ')}`);
   console.log(`${phase}_rss_peak_mib=${mib(peak)} limit_mib=${mib(limit)}`);
   console.log(`${phase}_rss_peak_over_limit=${(peak / limit).toFixed(2)}`);
-  console.log(`${phase}_event_loop_p99_ms=${warm.toFixed(1)} (after the first 2 s; with it ${p99.toFixed(1)}; longest single delay ${max.toFixed(0)} ms)`);
+  console.log(
+    `${phase}_event_loop_p99_ms=${warm.toFixed(1)} (after the first 2 s; with it ${p99.toFixed(1)}; longest single delay ${max.toFixed(0)} ms)`,
+  );
 }
 
 const pool = requestPool(POOL, REQUEST_RUNS);
@@ -108,34 +122,48 @@ function config(name, upstreamPort, hold) {
     listen: { host: '127.0.0.1', port: 0 },
     upstream: { ...shipped.upstream, endpoint: `http://127.0.0.1:${upstreamPort}/v1/traces`, maxBackoffMillis: 1000 },
     hold: { ...shipped.hold, ...hold },
-    limits: { ...shipped.limits, maxTraces: 10_000_000, maxSpans: 100_000_000, maxForwardBacklogSpans: 100_000_000, upstreamFailingAttempts: 1_000_000_000 },
+    limits: {
+      ...shipped.limits,
+      maxTraces: 10_000_000,
+      maxSpans: 100_000_000,
+      maxForwardBacklogSpans: 100_000_000,
+      upstreamFailingAttempts: 1_000_000_000,
+    },
     persistence: { ...shipped.persistence, directory: join(dir, `queue-${name}`), maxBytes: 16 * 1024 ** 3 },
     shutdown: { timeoutMillis: 2000 },
   };
 }
 
 try {
-  console.log(`gateway-load: ${SENDERS} senders, ${REQUEST_RUNS} runs (${pool[0].spans} spans, ${(pool[0].body.length / 1024).toFixed(0)} KiB) a request, ${POOL} distinct requests, shipped limits (maxHeldBytes ${mib(limit)} MiB, maxRssBytes ${mib(shipped.limits.maxRssBytes)} MiB, maxEventLoopDelayMillis ${shipped.limits.maxEventLoopDelayMillis}), ${PHASE_SECONDS} s a phase`);
+  console.log(
+    `gateway-load: ${SENDERS} senders, ${REQUEST_RUNS} runs (${pool[0].spans} spans, ${(pool[0].body.length / 1024).toFixed(0)} KiB) a request, ${POOL} distinct requests, shipped limits (maxHeldBytes ${mib(limit)} MiB, maxRssBytes ${mib(shipped.limits.maxRssBytes)} MiB, maxEventLoopDelayMillis ${shipped.limits.maxEventLoopDelayMillis}), ${PHASE_SECONDS} s a phase`,
+  );
   if (ONLY_NEIGHBOUR) console.log('NEIGHBOUR_ONLY=1: the held, backlog and steady phases are skipped');
   else {
-  const held = await startGateway(dir, config('held', receiver.port, { decisionWaitMillis: 600_000, maxHoldMillis: 600_000 }));
-  report('held', limit, await drive(held.url, next, PHASE_SECONDS));
-  await held.stop();
+    const held = await startGateway(
+      dir,
+      config('held', receiver.port, { decisionWaitMillis: 600_000, maxHoldMillis: 600_000 }),
+    );
+    report('held', limit, await drive(held.url, next, PHASE_SECONDS));
+    await held.stop();
 
-  const backlog = await startGateway(dir, config('backlog', await freePort(), { decisionWaitMillis: 100 }));
-  report('backlog', limit, await drive(backlog.url, next, PHASE_SECONDS));
-  await backlog.stop();
+    const backlog = await startGateway(dir, config('backlog', await freePort(), { decisionWaitMillis: 100 }));
+    report('backlog', limit, await drive(backlog.url, next, PHASE_SECONDS));
+    await backlog.stop();
 
-  const steady = await startGateway(dir, config('steady', receiver.port, { decisionWaitMillis: 500 }));
-  report('steady', limit, await drive(steady.url, next, PHASE_SECONDS));
-  await steady.stop();
+    const steady = await startGateway(dir, config('steady', receiver.port, { decisionWaitMillis: 500 }));
+    report('steady', limit, await drive(steady.url, next, PHASE_SECONDS));
+    await steady.stop();
   }
 
   // Quiet and busy rounds alternate on one gateway, so drift (JIT, page cache) falls on both alike. The memory
   // guard is left out here: under this churn it refuses for V8's garbage, not live data (a separate problem), and
   // would hide what the shedding does.
   const neighbourConfig = config('neighbour', receiver.port, { decisionWaitMillis: 500 });
-  const neighbour = await startGateway(dir, { ...neighbourConfig, limits: { ...neighbourConfig.limits, maxRssBytes: undefined } });
+  const neighbour = await startGateway(dir, {
+    ...neighbourConfig,
+    limits: { ...neighbourConfig.limits, maxRssBytes: undefined },
+  });
   const totals = { quiet: { accepted: 0, busy: 0 }, busy: { accepted: 0, busy: 0 } };
   for (let round = 0; round < NEIGHBOUR_ROUNDS; round += 1) {
     for (const kind of ['quiet', 'busy']) {
@@ -146,12 +174,16 @@ try {
       spinner?.kill('SIGKILL');
       totals[kind].accepted += result.accepted;
       totals[kind].busy += after.shedBusy - before.shedBusy;
-      console.log(`neighbour round ${round + 1} ${kind}: answers ${JSON.stringify(Object.fromEntries(result.statuses))}, ${Math.round(result.accepted / PHASE_SECONDS)} spans/s accepted, ${after.shedBusy - before.shedBusy} requests shed as busy`);
+      console.log(
+        `neighbour round ${round + 1} ${kind}: answers ${JSON.stringify(Object.fromEntries(result.statuses))}, ${Math.round(result.accepted / PHASE_SECONDS)} spans/s accepted, ${after.shedBusy - before.shedBusy} requests shed as busy`,
+      );
     }
   }
   await neighbour.stop();
   const perSecond = (kind) => totals[kind].accepted / (PHASE_SECONDS * NEIGHBOUR_ROUNDS);
-  console.log(`neighbour_quiet_spans_per_s=${Math.round(perSecond('quiet'))} busy_spans_per_s=${Math.round(perSecond('busy'))} shed_busy_quiet=${totals.quiet.busy} shed_busy_with_neighbour=${totals.busy.busy}`);
+  console.log(
+    `neighbour_quiet_spans_per_s=${Math.round(perSecond('quiet'))} busy_spans_per_s=${Math.round(perSecond('busy'))} shed_busy_quiet=${totals.quiet.busy} shed_busy_with_neighbour=${totals.busy.busy}`,
+  );
   console.log(`busy_neighbour_over_quiet=${(perSecond('busy') / perSecond('quiet')).toFixed(2)}`);
 } finally {
   await receiver.close();

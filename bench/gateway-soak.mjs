@@ -17,7 +17,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mib, readMetrics, renewed, requestPool, sendUntilAccepted, shippedConfig, sleep, startGateway, startUpstream } from './gateway-harness.mjs';
+import {
+  mib,
+  readMetrics,
+  renewed,
+  requestPool,
+  sendUntilAccepted,
+  shippedConfig,
+  sleep,
+  startGateway,
+  startUpstream,
+} from './gateway-harness.mjs';
 
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const CAPACITY_SECONDS = Number(process.env.CAPACITY_SECONDS ?? 20);
@@ -51,13 +61,16 @@ async function measureCapacity() {
     Array.from({ length: SENDERS }, async () => {
       while (performance.now() < deadline) {
         const request = next();
-        if (await sendUntilAccepted(gateway.url, request, statuses, 100, () => performance.now() < deadline)) accepted += request.spans;
+        if (await sendUntilAccepted(gateway.url, request, statuses, 100, () => performance.now() < deadline))
+          accepted += request.spans;
       }
     }),
   );
   await gateway.stop();
   await upstream.close();
-  console.log(`capacity: ${Math.round(accepted / CAPACITY_SECONDS)} spans/s accepted over ${CAPACITY_SECONDS} s (answers ${JSON.stringify(Object.fromEntries(statuses))})`);
+  console.log(
+    `capacity: ${Math.round(accepted / CAPACITY_SECONDS)} spans/s accepted over ${CAPACITY_SECONDS} s (answers ${JSON.stringify(Object.fromEntries(statuses))})`,
+  );
   return accepted / CAPACITY_SECONDS;
 }
 
@@ -72,7 +85,9 @@ try {
   const statuses = new Map();
   const perRequest = next().spans;
   const interval = (1000 * perRequest) / rate;
-  console.log(`soak: ${SOAK_SECONDS} s at ${Math.round(rate)} spans/s (half of capacity), ${perRequest} spans a request every ${interval.toFixed(0)} ms, shipped limits`);
+  console.log(
+    `soak: ${SOAK_SECONDS} s at ${Math.round(rate)} spans/s (half of capacity), ${perRequest} spans a request every ${interval.toFixed(0)} ms, shipped limits`,
+  );
   const start = performance.now();
   const inFlight = new Set();
   let due = start;
@@ -108,8 +123,12 @@ try {
   await sleep(500);
   const lost = [...acknowledged].filter((id) => !upstream.delivered.has(id)).length;
   console.log(`answers ${JSON.stringify(Object.fromEntries(statuses))}`);
-  console.log(`final: sent ${sent.size}, acknowledged ${acknowledged.size}, delivered ${upstream.delivered.size} distinct (${upstream.spans} with duplicates), acknowledged but not delivered ${lost}`);
-  console.log(`soak_rss_peak_mib=${mib(peakRss)} limit_mib=${mib(shipped.limits.maxHeldBytes)} soak_rss_peak_over_limit=${(peakRss / shipped.limits.maxHeldBytes).toFixed(2)}`);
+  console.log(
+    `final: sent ${sent.size}, acknowledged ${acknowledged.size}, delivered ${upstream.delivered.size} distinct (${upstream.spans} with duplicates), acknowledged but not delivered ${lost}`,
+  );
+  console.log(
+    `soak_rss_peak_mib=${mib(peakRss)} limit_mib=${mib(shipped.limits.maxHeldBytes)} soak_rss_peak_over_limit=${(peakRss / shipped.limits.maxHeldBytes).toFixed(2)}`,
+  );
   console.log(`soak_event_loop_p99_ms=${worstP99.toFixed(1)} (worst ${REPORT_SECONDS}-s window)`);
   await upstream.close();
   if (lost > 0) process.exitCode = 1;

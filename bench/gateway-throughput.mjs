@@ -41,13 +41,23 @@ const JAEGER = process.env.AGENT_INCIDENTS_JAEGER ?? join(import.meta.dirname, '
 /** One standard run: 2 attempts (the first drops after text), 3 tools, 6 fact events. */
 function recordRun(tracer) {
   const run = RunRecorder.start({ tracer, agentName: 'bench', providerName: 'openai', model: 'gpt-bench' });
-  const boundary = { tools: [{ name: 'read', sideEffects: 'read_only' }, { name: 'bash', sideEffects: 'unsafe' }] };
+  const boundary = {
+    tools: [
+      { name: 'read', sideEffects: 'read_only' },
+      { name: 'bash', sideEffects: 'unsafe' },
+    ],
+  };
   const first = run.startAttempt({ boundary });
   first.chunk('text-delta');
-  first.fail(Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }));
+  first.fail(
+    Object.assign(new TypeError('terminated'), {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    }),
+  );
   run.retryIssued(first);
   const second = run.startAttempt({ boundary });
-  for (const name of ['read', 'read', 'bash']) run.startTool({ name, sideEffects: name === 'bash' ? 'unsafe' : 'read_only', attempt: second }).complete();
+  for (const name of ['read', 'read', 'bash'])
+    run.startTool({ name, sideEffects: name === 'bash' ? 'unsafe' : 'read_only', attempt: second }).complete();
   second.finish();
   run.end();
 }
@@ -115,13 +125,20 @@ async function send(endpoint, requests, stats) {
       const index = next++;
       sentAt[index] = performance.now();
       for (;;) {
-        const response = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: requests[index].body });
+        const response = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-protobuf' },
+          body: requests[index].body,
+        });
         await response.arrayBuffer();
         if (response.ok) break;
-        if (response.status !== 429 && response.status !== 503) throw new Error(`${endpoint} answered ${response.status}`);
+        if (response.status !== 429 && response.status !== 503)
+          throw new Error(`${endpoint} answered ${response.status}`);
         stats.retries += 1;
         const seconds = Number(response.headers.get('retry-after'));
-        await new Promise((resolve) => setTimeout(resolve, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000));
+        await new Promise((resolve) =>
+          setTimeout(resolve, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000),
+        );
       }
     }
   };
@@ -168,7 +185,11 @@ async function startGateway(upstream) {
   shipped.listen = { ...shipped.listen, port: 0 };
   shipped.upstream = { ...shipped.upstream, endpoint: upstream };
   await writeFile(config, stringify(shipped));
-  const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'dist', 'cli.js'), 'gateway', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [join(import.meta.dirname, '..', 'dist', 'cli.js'), 'gateway', '--config', config],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   const url = await new Promise((resolve, reject) => {
     child.stderr.on('data', (chunk) => {
@@ -181,10 +202,11 @@ async function startGateway(upstream) {
   return {
     endpoint: url,
     hold: shipped.hold,
-    stop: () => new Promise((resolve) => {
-      child.on('exit', resolve);
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.on('exit', resolve);
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -203,7 +225,11 @@ async function startCollector(upstream) {
   const endpoint = `http://127.0.0.1:${port}/v1/traces`;
   for (let i = 0; i < 100; i += 1) {
     try {
-      const probe = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const probe = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       if (probe.ok) return { endpoint, stop: () => child.kill('SIGTERM') };
     } catch {
       // not listening yet
@@ -216,7 +242,9 @@ async function startCollector(upstream) {
 
 const input = buildRequests();
 input.bytes = input.requests.reduce((sum, r) => sum + r.body.length, 0);
-console.log(`input: ${RUNS.toLocaleString('en')} runs, ${input.spans.toLocaleString('en')} spans in ${input.requests.length} OTLP/protobuf requests (${(input.bytes / 1e6).toFixed(1)} MB) per round, ${SENDERS} concurrent senders, ${ROUNDS} rounds per side, alternating`);
+console.log(
+  `input: ${RUNS.toLocaleString('en')} runs, ${input.spans.toLocaleString('en')} spans in ${input.requests.length} OTLP/protobuf requests (${(input.bytes / 1e6).toFixed(1)} MB) per round, ${SENDERS} concurrent senders, ${ROUNDS} rounds per side, alternating`,
+);
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 if (!existsSync(JAEGER)) {
   console.error(`no collector binary at ${JAEGER}: run scripts/ci/install-jaeger.sh or set AGENT_INCIDENTS_JAEGER`);
@@ -225,9 +253,15 @@ if (!existsSync(JAEGER)) {
 const counter = await startCounter();
 const gateway = await startGateway(counter.endpoint);
 const collector = await startCollector(counter.endpoint);
-console.log(`gateway: deploy/collector/gateway.yaml as shipped (decision wait ${gateway.hold.decisionWaitMillis} ms, tick ${gateway.hold.tickMillis} ms)`);
+console.log(
+  `gateway: deploy/collector/gateway.yaml as shipped (decision wait ${gateway.hold.decisionWaitMillis} ms, tick ${gateway.hold.tickMillis} ms)`,
+);
 const rates = { gateway: [], collector: [] };
-const warm = { ...input, requests: input.requests.slice(0, 30), spans: input.requests.slice(0, 30).reduce((s, r) => s + r.spans, 0) };
+const warm = {
+  ...input,
+  requests: input.requests.slice(0, 30),
+  spans: input.requests.slice(0, 30).reduce((s, r) => s + r.spans, 0),
+};
 try {
   await measure('gateway (warm-up)', gateway.endpoint, counter, warm);
   await measure('collector pass-through (warm-up)', collector.endpoint, counter, warm);
@@ -236,7 +270,14 @@ try {
     const order = round % 2 === 0 ? ['gateway', 'collector'] : ['collector', 'gateway'];
     for (const side of order) {
       const target = side === 'gateway' ? gateway.endpoint : collector.endpoint;
-      rates[side].push(await measure(`${side === 'gateway' ? 'gateway' : 'collector pass-through'} round ${round + 1}`, target, counter, input));
+      rates[side].push(
+        await measure(
+          `${side === 'gateway' ? 'gateway' : 'collector pass-through'} round ${round + 1}`,
+          target,
+          counter,
+          input,
+        ),
+      );
     }
   }
 } finally {
@@ -245,5 +286,7 @@ try {
   await counter.close();
 }
 const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
-console.log(`median: gateway ${Math.round(median(rates.gateway)).toLocaleString('en')} spans/s, collector pass-through ${Math.round(median(rates.collector)).toLocaleString('en')} spans/s`);
+console.log(
+  `median: gateway ${Math.round(median(rates.gateway)).toLocaleString('en')} spans/s, collector pass-through ${Math.round(median(rates.collector)).toLocaleString('en')} spans/s`,
+);
 console.log(`gateway_vs_collector_throughput_ratio=${(median(rates.gateway) / median(rates.collector)).toFixed(2)}`);

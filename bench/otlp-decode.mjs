@@ -37,7 +37,12 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { decodeExportTraceRequest } from '../dist/otlp/otlp-protobuf.js';
-import { decodeBufbuildRaw, decodeProtobufjsRaw, decodeWithBufbuild, decodeWithProtobufjs } from './otlp-decoders/adapters.mjs';
+import {
+  decodeBufbuildRaw,
+  decodeProtobufjsRaw,
+  decodeWithBufbuild,
+  decodeWithProtobufjs,
+} from './otlp-decoders/adapters.mjs';
 import { INPUT_MESSAGES, mixRun } from './workloads.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
@@ -106,7 +111,8 @@ function tinyAttributeSpans() {
   const exporter = new InMemorySpanExporter();
   const tracer = provider(exporter).getTracer('tiny');
   const attributes = {};
-  for (let i = 0; i < 1000; i += 1) attributes[String.fromCharCode(0x21 + (i % 90)) + String(i)] = i % 3 === 0 ? i : i % 3 === 1 ? 'v' : true;
+  for (let i = 0; i < 1000; i += 1)
+    attributes[String.fromCharCode(0x21 + (i % 90)) + String(i)] = i % 3 === 0 ? i : i % 3 === 1 ? 'v' : true;
   for (let i = 0; i < 64; i += 1) tracer.startSpan('t', { attributes }).end();
   return exporter.getFinishedSpans();
 }
@@ -117,7 +123,14 @@ function bigStringSpans() {
   let prompt = '';
   while (prompt.length < 16 * 1024) prompt += `${INPUT_MESSAGES} — réessayer après l'échec ✓ `;
   for (let i = 0; i < 64; i += 1) {
-    tracer.startSpan('chat gpt-4.1', { attributes: { 'gen_ai.input.messages': prompt.slice(0, 16 * 1024), 'gen_ai.output.messages': prompt.slice(i, 4096 + i) } }).end();
+    tracer
+      .startSpan('chat gpt-4.1', {
+        attributes: {
+          'gen_ai.input.messages': prompt.slice(0, 16 * 1024),
+          'gen_ai.output.messages': prompt.slice(i, 4096 + i),
+        },
+      })
+      .end();
   }
   return exporter.getFinishedSpans();
 }
@@ -129,7 +142,12 @@ function body(name, spans) {
 const agent = agentSpans(2048);
 const attributesPerSpan = agent.reduce((n, s) => n + Object.keys(s.attributes).length, 0) / agent.length;
 const eventsPerSpan = agent.reduce((n, s) => n + s.events.length, 0) / agent.length;
-const BODIES = [body('agent-2048', agent), body('agent-10', agent.slice(0, 10)), body('tiny-attrs', tinyAttributeSpans()), body('big-strings', bigStringSpans())];
+const BODIES = [
+  body('agent-2048', agent),
+  body('agent-10', agent.slice(0, 10)),
+  body('tiny-attrs', tinyAttributeSpans()),
+  body('big-strings', bigStringSpans()),
+];
 
 // ---------------------------------------------------------------------------
 // Checks: the three decoders that produce the OTLP/JSON shape must agree.
@@ -196,7 +214,8 @@ async function memory(decode, bytes) {
 
 if (process.env.BENCH_OTLP_DECODE_MEMORY === '1') {
   const out = {};
-  for (const { name, bytes } of BODIES) for (const d of DECODERS) out[`${name}/${d.name}`] = await memory(d.decode, bytes);
+  for (const { name, bytes } of BODIES)
+    for (const d of DECODERS) out[`${name}/${d.name}`] = await memory(d.decode, bytes);
   process.stdout.write(JSON.stringify(out));
   process.exit(0);
 }
@@ -229,11 +248,15 @@ for (const { name, bytes, spans } of BODIES) {
   }
 }
 
-const child = spawnSync(process.execPath, ['--expose-gc', '--min-semi-space-size=256', '--max-semi-space-size=256', import.meta.filename], {
-  env: { ...process.env, BENCH_OTLP_DECODE_MEMORY: '1' },
-  encoding: 'utf8',
-  maxBuffer: 1 << 24,
-});
+const child = spawnSync(
+  process.execPath,
+  ['--expose-gc', '--min-semi-space-size=256', '--max-semi-space-size=256', import.meta.filename],
+  {
+    env: { ...process.env, BENCH_OTLP_DECODE_MEMORY: '1' },
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  },
+);
 if (child.status !== 0) {
   console.error(`the memory measurement failed:\n${child.stderr}`);
   process.exit(1);

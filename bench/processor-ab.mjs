@@ -49,13 +49,21 @@ function pipeline(Processor) {
     shutdown: () => Promise.resolve(),
     forceFlush: () => Promise.resolve(),
   };
-  const batch = new BatchSpanProcessor(exporter, { maxQueueSize: RUNS * SPANS_PER_RUN * 2, maxExportBatchSize: 512, scheduledDelayMillis: 60_000 });
+  const batch = new BatchSpanProcessor(exporter, {
+    maxQueueSize: RUNS * SPANS_PER_RUN * 2,
+    maxExportBatchSize: 512,
+    scheduledDelayMillis: 60_000,
+  });
   const spanProcessors = Processor ? [new Processor({ sweepIntervalMillis: 0 }), batch] : [batch];
   const provider = new BasicTracerProvider({ spanProcessors });
   return { provider, exporter, tracer: provider.getTracer('agent-incidents-bench'), wall: [] };
 }
 
-const pipelines = { baseline: pipeline(undefined), other: pipeline(OtherProcessor), this: pipeline(IncidentSpanProcessor) };
+const pipelines = {
+  baseline: pipeline(undefined),
+  other: pipeline(OtherProcessor),
+  this: pipeline(IncidentSpanProcessor),
+};
 const names = Object.keys(pipelines);
 for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round += 1) {
   // The order flips every round, so drift and GC carry-over fall on each side alike.
@@ -70,12 +78,15 @@ for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round += 1) {
 }
 const expected = pipelines.baseline.exporter.spans;
 for (const name of names) {
-  if (pipelines[name].exporter.spans !== expected) throw new Error(`${name} exported ${pipelines[name].exporter.spans} spans, baseline ${expected}`);
+  if (pipelines[name].exporter.spans !== expected)
+    throw new Error(`${name} exported ${pipelines[name].exporter.spans} spans, baseline ${expected}`);
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const perRun = Object.fromEntries(names.map((name) => [name, median(pipelines[name].wall)]));
-console.log(`node ${process.version}; ${workloadName} workload; ${RUNS} runs per round, ${WARMUP_ROUNDS} warm-up + ${ROUNDS} measured rounds per pipeline, alternating`);
+console.log(
+  `node ${process.version}; ${workloadName} workload; ${RUNS} runs per round, ${WARMUP_ROUNDS} warm-up + ${ROUNDS} measured rounds per pipeline, alternating`,
+);
 console.log(`other build: ${otherPath}`);
 for (const name of names) console.log(`${name.padEnd(8)} ${perRun[name].toFixed(1)} µs/run (median)`);
 console.log(`processor_ab_ratio_other=${(perRun.other / perRun.baseline).toFixed(2)}`);

@@ -101,7 +101,15 @@ function timePaired(rounds, runs, a, b) {
   const differences = [];
   for (let r = -2; r < rounds; r += 1) {
     const pair = {};
-    for (const [name, body] of r % 2 === 0 ? [['a', a], ['b', b]] : [['b', b], ['a', a]]) {
+    for (const [name, body] of r % 2 === 0
+      ? [
+          ['a', a],
+          ['b', b],
+        ]
+      : [
+          ['b', b],
+          ['a', a],
+        ]) {
       const start = performance.now();
       body();
       pair[name] = ((performance.now() - start) / runs) * 1000;
@@ -123,14 +131,20 @@ function fold(calls) {
     if (hook === 'start') {
       const now = Date.now();
       const oldest = folder.oldestRun();
-      if (oldest && now - oldest.startMillis > MAX_RUN_AGE_MILLIS) throw new Error('a run aged out during the breakdown');
+      if (oldest && now - oldest.startMillis > MAX_RUN_AGE_MILLIS)
+        throw new Error('a run aged out during the breakdown');
       const parentSpanId = span.parentSpanContext?.spanId;
       // The processor would adopt an untracked parent as a late run here; the workloads have none.
-      if (parentSpanId !== undefined && !folder.isTracked(parentSpanId)) throw new Error('untracked parent in the breakdown workload');
-      folder.start({ spanId: span.spanContext().spanId, parentSpanId, startMillis: hrTimeToMillis(span.startTime) }, span);
+      if (parentSpanId !== undefined && !folder.isTracked(parentSpanId))
+        throw new Error('untracked parent in the breakdown workload');
+      folder.start(
+        { spanId: span.spanContext().spanId, parentSpanId, startMillis: hrTimeToMillis(span.startTime) },
+        span,
+      );
     } else {
       const spanId = span.spanContext().spanId;
-      if (folder.isRun(spanId) && folder.cutOpenSpans(spanId, (s) => !s.ended).length > 0) throw new Error('open spans at a run end');
+      if (folder.isRun(spanId) && folder.cutOpenSpans(spanId, (s) => !s.ended).length > 0)
+        throw new Error('open spans at a run end');
       const folded = folder.end(spanViewOf(span), span);
       if (folded) verdicts.push({ span, folded });
     }
@@ -164,13 +178,15 @@ function sanitize(span, sanitizer, counter) {
 /** (d) Serializes `spans` in export batches; returns the bytes. */
 function serialize(spans) {
   let bytes = 0;
-  for (let i = 0; i < spans.length; i += EXPORT_BATCH) bytes += ProtobufTraceSerializer.serializeRequest(spans.slice(i, i + EXPORT_BATCH)).byteLength;
+  for (let i = 0; i < spans.length; i += EXPORT_BATCH)
+    bytes += ProtobufTraceSerializer.serializeRequest(spans.slice(i, i + EXPORT_BATCH)).byteLength;
   return bytes;
 }
 
 /** Throws unless the stages, replayed over `raw` (changing it), give what the real processor gave in `processed`. */
 function checkFidelity(raw, processed, sanitizer, counter) {
-  if (raw.ended.length !== processed.ended.length) throw new Error(`breakdown: ${raw.ended.length} raw spans, ${processed.ended.length} processed`);
+  if (raw.ended.length !== processed.ended.length)
+    throw new Error(`breakdown: ${raw.ended.length} raw spans, ${processed.ended.length} processed`);
   const verdicts = new Map(fold(raw.calls).map((v) => [v.span, v.folded]));
   const incidentValues = (attributes) =>
     JSON.stringify(
@@ -187,8 +203,14 @@ function checkFidelity(raw, processed, sanitizer, counter) {
     const real = processed.ended[i];
     const keys = Object.keys(span.attributes).sort().join(',');
     const realKeys = Object.keys(real.attributes).sort().join(',');
-    if (keys !== realKeys || incidentValues(span.attributes) !== incidentValues(real.attributes) || span.status.code !== real.status.code) {
-      throw new Error(`breakdown: the stages do not reproduce the processor on span ${i} (${span.name}):\n  stages    ${keys}\n  processor ${realKeys}`);
+    if (
+      keys !== realKeys ||
+      incidentValues(span.attributes) !== incidentValues(real.attributes) ||
+      span.status.code !== real.status.code
+    ) {
+      throw new Error(
+        `breakdown: the stages do not reproduce the processor on span ${i} (${span.name}):\n  stages    ${keys}\n  processor ${realKeys}`,
+      );
     }
   }
 }
@@ -279,10 +301,11 @@ export function breakdown(oneRun, { runs = 300, rounds = 15, serializeRuns = 200
  */
 export function breakdownLines(stages, baselineMicros, overheadMicros, gcMicros) {
   const fmt = (n) => n.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  const share = (micros) => `${fmt(micros).padStart(5)} µs/run${baselineMicros ? ` = ${fmt((micros / baselineMicros) * 100).padStart(4)}% of the baseline` : ''}`;
+  const share = (micros) =>
+    `${fmt(micros).padStart(5)} µs/run${baselineMicros ? ` = ${fmt((micros / baselineMicros) * 100).padStart(4)}% of the baseline` : ''}`;
   const abc = stages.fold + stages.sanitize + stages.attributes;
   const lines = [
-    'where the processor\'s time goes (standard workload; each stage alone over real SDK spans, warm, median of rounds):',
+    "where the processor's time goes (standard workload; each stage alone over real SDK spans, warm, median of rounds):",
     `  (a) facts and verdict: RunFolder.start/end, spanViewOf        ${share(stages.fold)}`,
     `  (b) sanitization: sanitizeSpanInPlace on every span          ${share(stages.sanitize)}`,
     `  (c) writing the verdict attributes and run status            ${share(stages.attributes)}`,
@@ -295,7 +318,9 @@ export function breakdownLines(stages, baselineMicros, overheadMicros, gcMicros)
     const rest = overheadMicros - stages.hooks - stages.serialize;
     lines.push(
       `  measured overhead above ${fmt(overheadMicros)} µs/run = hooks + (d) ${fmt(stages.hooks + stages.serialize)} + the rest ${fmt(rest)} µs/run` +
-        (gcMicros !== undefined ? ` (GC pauses +${fmt(gcMicros)} µs/run; the remainder is JIT re-warming, cache effects and noise)` : ''),
+        (gcMicros !== undefined
+          ? ` (GC pauses +${fmt(gcMicros)} µs/run; the remainder is JIT re-warming, cache effects and noise)`
+          : ''),
     );
   }
   return lines;

@@ -99,12 +99,23 @@ function createPipeline(withIncidents, { maxOpenRuns, name, sanitization } = {})
     exportTimeoutMillis: 60_000,
   });
   const incidents = withIncidents
-    ? new IncidentSpanProcessor({ sweepIntervalMillis: 0, ...(maxOpenRuns ? { maxOpenRuns } : {}), ...(sanitization ? { sanitization } : {}) })
+    ? new IncidentSpanProcessor({
+        sweepIntervalMillis: 0,
+        ...(maxOpenRuns ? { maxOpenRuns } : {}),
+        ...(sanitization ? { sanitization } : {}),
+      })
     : undefined;
   const pipeline = { name: name ?? (withIncidents ? 'with' : 'baseline'), exporter, incidents, started: 0 };
   // Counts spans started, so a round checks that each was exported exactly once.
-  const counting = { onStart: () => void (pipeline.started += 1), onEnd() {}, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() };
-  const provider = new BasicTracerProvider({ spanProcessors: incidents ? [counting, incidents, batch] : [counting, batch] });
+  const counting = {
+    onStart: () => void (pipeline.started += 1),
+    onEnd() {},
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
+  const provider = new BasicTracerProvider({
+    spanProcessors: incidents ? [counting, incidents, batch] : [counting, batch],
+  });
   return Object.assign(pipeline, { provider, tracer: provider.getTracer('agent-incidents-bench') });
 }
 
@@ -124,7 +135,12 @@ function shapeOf(workload, runs) {
   for (let i = 0; i < runs; i += 1) workload(tracer, i);
   const events = spans.flatMap((s) => s.events);
   const facts = events.filter((e) => e.name !== 'exception').length;
-  return { spans: spans.length / runs, events: events.length / runs, facts: facts / runs, other: (events.length - facts) / runs };
+  return {
+    spans: spans.length / runs,
+    events: events.length / runs,
+    facts: facts / runs,
+    other: (events.length - facts) / runs,
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -202,7 +218,9 @@ async function measure(workload, pipelines, rounds) {
     if (pipeline.incidents) {
       const stats = pipeline.incidents.stats();
       if (stats.runsFinished !== expectedRuns || stats.internalErrors !== 0 || stats.openRuns !== 0) {
-        throw new Error(`${pipeline.name}: IncidentSpanProcessor did not judge every run: ${JSON.stringify(stats)}, expected ${expectedRuns} finished runs`);
+        throw new Error(
+          `${pipeline.name}: IncidentSpanProcessor did not judge every run: ${JSON.stringify(stats)}, expected ${expectedRuns} finished runs`,
+        );
       }
     }
     await pipeline.provider.shutdown();
@@ -225,13 +243,23 @@ function openRunsHeapDelta(withIncidents, count) {
   const keep = new Array(count);
   // Prime the code paths so lazily compiled code and shape caches are not counted.
   for (let i = 0; i < 100; i += 1) {
-    const run = RunRecorder.start({ tracer: pipeline.tracer, agentName: 'coder', providerName: 'openai', model: 'gpt-4.1' });
+    const run = RunRecorder.start({
+      tracer: pipeline.tracer,
+      agentName: 'coder',
+      providerName: 'openai',
+      model: 'gpt-4.1',
+    });
     run.startAttempt({ boundary: BOUNDARY }).chunk('text-delta');
     run.end();
   }
   const before = heapAfterGc();
   for (let i = 0; i < count; i += 1) {
-    const run = RunRecorder.start({ tracer: pipeline.tracer, agentName: 'coder', providerName: 'openai', model: 'gpt-4.1' });
+    const run = RunRecorder.start({
+      tracer: pipeline.tracer,
+      agentName: 'coder',
+      providerName: 'openai',
+      model: 'gpt-4.1',
+    });
     run.span.setAttribute('gen_ai.input.messages', INPUT_MESSAGES);
     const attempt = run.startAttempt({ boundary: BOUNDARY });
     keep[i] = { run, attempt };
@@ -239,7 +267,8 @@ function openRunsHeapDelta(withIncidents, count) {
   const after = heapAfterGc();
   if (withIncidents) {
     const stats = pipeline.incidents.stats();
-    if (stats.openRuns !== count || stats.evictedRuns !== 0) throw new Error(`expected ${count} open runs, got ${JSON.stringify(stats)}`);
+    if (stats.openRuns !== count || stats.evictedRuns !== 0)
+      throw new Error(`expected ${count} open runs, got ${JSON.stringify(stats)}`);
   }
   // Keep the runs alive until after the measurement.
   if (keep.length !== count) throw new Error('unreachable');
@@ -260,7 +289,8 @@ function measureOpenRunState() {
 
 // ---------------------------------------------------------------------------
 
-const fmt = (n, digits = 1) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n, digits = 1) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const seconds = (since) => `${fmt((performance.now() - since) / 1000)} s`;
 const phases = [];
 
@@ -287,13 +317,19 @@ function report(result, names) {
 function cpuLine(result) {
   const b = median(result.baseline.cpu);
   const w = median(result.with.cpu);
-  console.log(`cross-check, process CPU time per run (median): baseline ${fmt(b)} µs, with ${fmt(w)} µs, ratio ${(w / b).toFixed(2)}`);
-  console.log(`GC pauses on the main thread per run (median, inside the timing): baseline ${fmt(median(result.baseline.gc))} µs, with ${fmt(median(result.with.gc))} µs`);
+  console.log(
+    `cross-check, process CPU time per run (median): baseline ${fmt(b)} µs, with ${fmt(w)} µs, ratio ${(w / b).toFixed(2)}`,
+  );
+  console.log(
+    `GC pauses on the main thread per run (median, inside the timing): baseline ${fmt(median(result.baseline.gc))} µs, with ${fmt(median(result.with.gc))} µs`,
+  );
 }
 
 const standardShape = shapeOf(standardRun, 1);
 const mixShape = shapeOf(mixRun, 30);
-console.log(`node ${process.version}, ${process.platform}/${process.arch}; ${RUNS_PER_ROUND} runs per round, alternating rounds after ${WARMUP_ROUNDS} warm-up rounds per configuration`);
+console.log(
+  `node ${process.version}, ${process.platform}/${process.arch}; ${RUNS_PER_ROUND} runs per round, alternating rounds after ${WARMUP_ROUNDS} warm-up rounds per configuration`,
+);
 
 // Standard workload.
 console.log(
@@ -303,14 +339,22 @@ console.log(
 let since = performance.now();
 const standard = await measure(
   standardRun,
-  [createPipeline(false), createPipeline(true), createPipeline(true, { name: 'unsanitized', sanitization: { mode: 'off' } })],
+  [
+    createPipeline(false),
+    createPipeline(true),
+    createPipeline(true, { name: 'unsanitized', sanitization: { mode: 'off' } }),
+  ],
   ROUNDS,
 );
 phases.push(`standard ${seconds(since)}`);
 const perRun = report(standard, ['baseline', 'unsanitized', 'with']);
 const ratio = perRun.with / perRun.baseline;
-console.log(`overhead: +${fmt(perRun.with - perRun.baseline)} µs/run (${fmt((ratio - 1) * 100)}%), target ratio ≤ 1.10`);
-console.log(`without sanitization: processor_overhead_ratio_unsanitized=${(perRun.unsanitized / perRun.baseline).toFixed(2)}`);
+console.log(
+  `overhead: +${fmt(perRun.with - perRun.baseline)} µs/run (${fmt((ratio - 1) * 100)}%), target ratio ≤ 1.10`,
+);
+console.log(
+  `without sanitization: processor_overhead_ratio_unsanitized=${(perRun.unsanitized / perRun.baseline).toFixed(2)}`,
+);
 cpuLine(standard);
 
 // Realistic mix.
@@ -322,7 +366,9 @@ since = performance.now();
 const mix = await measure(mixRun, [createPipeline(false), createPipeline(true)], MIX_ROUNDS);
 phases.push(`mix ${seconds(since)}`);
 const mixPerRun = report(mix, ['baseline', 'with']);
-console.log(`overhead: +${fmt(mixPerRun.with - mixPerRun.baseline)} µs/run (${fmt((mixPerRun.with / mixPerRun.baseline - 1) * 100)}%)`);
+console.log(
+  `overhead: +${fmt(mixPerRun.with - mixPerRun.baseline)} µs/run (${fmt((mixPerRun.with / mixPerRun.baseline - 1) * 100)}%)`,
+);
 cpuLine(mix);
 console.log(`processor_overhead_ratio_mix=${(mixPerRun.with / mixPerRun.baseline).toFixed(2)}`);
 

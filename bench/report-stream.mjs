@@ -66,7 +66,9 @@ async function report(path) {
     const r = JSON.parse(out);
     write(JSON.stringify({ code, millis, maxRssKb: process.resourceUsage().maxRSS, runs: r.runs, folded: r.folded, lines: r.input.lines }));
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', program], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let text = '';
   child.stdout.on('data', (c) => (text += c));
   await once(child, 'close');
@@ -91,7 +93,9 @@ try {
     );
   }
   const [small, large] = results;
-  console.log(`input ×${(large.bytes / small.bytes).toFixed(1)}: peak RSS ×${(large.rss / small.rss).toFixed(2)} (flat is ×1)`);
+  console.log(
+    `input ×${(large.bytes / small.bytes).toFixed(1)}: peak RSS ×${(large.rss / small.rss).toFixed(2)} (flat is ×1)`,
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

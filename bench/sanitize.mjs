@@ -20,7 +20,9 @@ import { adversarialInputs, plainText } from './adversarial-inputs.mjs';
 import { bestMillis } from './timing.mjs';
 
 const BYTES = Number(process.env.BENCH_BYTES ?? 1 << 20);
-const dist = process.env.SANITIZE_DIST ? resolve(process.env.SANITIZE_DIST) : resolve(import.meta.dirname, '..', 'dist');
+const dist = process.env.SANITIZE_DIST
+  ? resolve(process.env.SANITIZE_DIST)
+  : resolve(import.meta.dirname, '..', 'dist');
 const { BUILT_IN_RULES, createScrubber } = await import(pathToFileURL(resolve(dist, 'index.js')).href);
 
 function applyRule(rule, text) {
@@ -32,7 +34,9 @@ function applyRule(rule, text) {
 const megabytes = BYTES / (1 << 20);
 const prose = plainText(BYTES);
 const inputs = adversarialInputs(BYTES);
-console.log(`node ${process.version}; ${BUILT_IN_RULES.length} built-in rules; inputs of ${BYTES} characters (${inputs.length} adversarial + prose); build ${dist}`);
+console.log(
+  `node ${process.version}; ${BUILT_IN_RULES.length} built-in rules; inputs of ${BYTES} characters (${inputs.length} adversarial + prose); build ${dist}`,
+);
 console.log('rule                                                  prose MB/s   worst MB/s   worst input');
 let worstOverall = Number.POSITIVE_INFINITY;
 for (const [index, rule] of BUILT_IN_RULES.entries()) {
@@ -44,7 +48,9 @@ for (const [index, rule] of BUILT_IN_RULES.entries()) {
   }
   worstOverall = Math.min(worstOverall, worst.rate, proseRate);
   const label = `${index + 1}. ${rule.kind} ${'pattern' in rule ? `/${rule.pattern.source.slice(0, 36)}…/` : '(scanner)'}`;
-  console.log(`${label.padEnd(52)} ${proseRate.toFixed(0).padStart(10)}   ${worst.rate.toFixed(0).padStart(10)}   ${worst.name}`);
+  console.log(
+    `${label.padEnd(52)} ${proseRate.toFixed(0).padStart(10)}   ${worst.rate.toFixed(0).padStart(10)}   ${worst.name}`,
+  );
 }
 
 // The scrubber as spans meet it: values cut to a window before the rules run.
@@ -55,5 +61,7 @@ const scrubMillis = bestMillis(3, () => {
   for (const value of values) scrubber.scrub(`${value} `);
 });
 const scrubbedBytes = values.reduce((n, v) => n + v.length + 1, 0);
-console.log(`scrubber on ${values.length} adversarial 4 KB values: ${(scrubbedBytes / (1 << 20) / (scrubMillis / 1000)).toFixed(0)} MB/s`);
+console.log(
+  `scrubber on ${values.length} adversarial 4 KB values: ${(scrubbedBytes / (1 << 20) / (scrubMillis / 1000)).toFixed(0)} MB/s`,
+);
 console.log(`sanitize_worst_rule_mb_per_s=${worstOverall.toFixed(1)}`);

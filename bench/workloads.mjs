@@ -21,7 +21,13 @@ export const SPANS_PER_RUN = 6;
 export const INPUT_MESSAGES = JSON.stringify([
   {
     role: 'system',
-    parts: [{ type: 'text', content: 'You are a coding agent. Use the tools to inspect the repository before editing files. Keep answers short.' }],
+    parts: [
+      {
+        type: 'text',
+        content:
+          'You are a coding agent. Use the tools to inspect the repository before editing files. Keep answers short.',
+      },
+    ],
   },
   {
     role: 'user',
@@ -36,7 +42,9 @@ export const INPUT_MESSAGES = JSON.stringify([
 ]);
 
 function socketDrop() {
-  return new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+  return new TypeError('terminated', {
+    cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+  });
 }
 
 let runCounter = 0;
@@ -79,7 +87,9 @@ export function standardRun(tracer) {
   for (let i = 0; i < TOOLS.length; i += 1) {
     const tool = TOOLS[i];
     // Three tool calls: execute_tool spans, linked to the attempt that asked for them.
-    tools.push(run.startTool({ name: tool.name, callId: `call_${runCounter}_${i}`, sideEffects: tool.sideEffects, attempt: a2 }));
+    tools.push(
+      run.startTool({ name: tool.name, callId: `call_${runCounter}_${i}`, sideEffects: tool.sideEffects, attempt: a2 }),
+    );
   }
   for (const tool of tools) tool.complete();
   a2.span.setAttribute('gen_ai.usage.input_tokens', 1834);

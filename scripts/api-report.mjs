@@ -35,7 +35,12 @@ for (const entry of ENTRIES) {
       projectFolder: root,
       mainEntryPointFilePath: join(root, entry.dts),
       compiler: { tsconfigFilePath: join(root, 'tsconfig.build.json') },
-      apiReport: { enabled: true, reportFileName: entry.name, reportFolder: join(root, 'api'), reportTempFolder: tempFolder },
+      apiReport: {
+        enabled: true,
+        reportFileName: entry.name,
+        reportFolder: join(root, 'api'),
+        reportTempFolder: tempFolder,
+      },
       docModel: { enabled: false },
       dtsRollup: { enabled: false },
       tsdocMetadata: { enabled: false },
@@ -51,10 +56,14 @@ for (const entry of ENTRIES) {
   });
   const result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false });
   if (check && result.apiReportChanged) {
-    console.error(`api/${entry.name}.api.md is out of date: the public API of ${entry.dts} changed. Run \`npm run build && npm run api:report\` and commit the report.`);
+    console.error(
+      `api/${entry.name}.api.md is out of date: the public API of ${entry.dts} changed. Run \`npm run build && npm run api:report\` and commit the report.`,
+    );
     failed = true;
   } else if (!result.succeeded) {
-    console.error(`API Extractor failed on ${entry.dts}: ${result.errorCount} errors, ${result.warningCount} warnings (above)`);
+    console.error(
+      `API Extractor failed on ${entry.dts}: ${result.errorCount} errors, ${result.warningCount} warnings (above)`,
+    );
     failed = true;
   } else {
     console.log(`api/${entry.name}.api.md ${check ? 'is up to date' : 'written'}`);

@@ -26,10 +26,15 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 const out = mkdtempSync(join(tmpdir(), 'agent-incidents-pack-'));
 try {
   const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', out], { cwd: root, encoding: 'utf8' }),
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', out], {
+      cwd: root,
+      encoding: 'utf8',
+    }),
   );
   const tarball = join(out, packed.filename);
-  console.log(`packed ${packed.filename}: ${packed.entryCount} files, ${packed.size} bytes (${packed.unpackedSize} unpacked)`);
+  console.log(
+    `packed ${packed.filename}: ${packed.entryCount} files, ${packed.size} bytes (${packed.unpackedSize} unpacked)`,
+  );
   execFileSync(bin('publint'), ['run', '--strict', tarball], { stdio: 'inherit' });
   execFileSync(bin('attw'), ['--profile', 'esm-only', tarball], { stdio: 'inherit' });
 
@@ -38,7 +43,9 @@ try {
   const before = readFileSync(manifest, 'utf8');
   execFileSync('npm', ['pkg', 'fix'], { cwd: join(out, 'package') });
   if (readFileSync(manifest, 'utf8') !== before) {
-    console.error('npm pkg fix changes package.json, so npm publish would auto-correct it; run `npm pkg fix` and review the diff');
+    console.error(
+      'npm pkg fix changes package.json, so npm publish would auto-correct it; run `npm pkg fix` and review the diff',
+    );
     process.exitCode = 1;
   } else {
     console.log('npm pkg fix: nothing npm would correct at publish');

@@ -6,7 +6,14 @@
 // SDK edge.
 export { IncidentSpanProcessor } from './sdk/incident-span-processor.js';
 export type { IncidentProcessorStats } from './sdk/incident-span-processor.js';
-export type { SdkAttributes, SdkLink, SdkReadableSpan, SdkSpan, SdkSpanProcessor, SdkTimedEvent } from './sdk/sdk-span.js';
+export type {
+  SdkAttributes,
+  SdkLink,
+  SdkReadableSpan,
+  SdkSpan,
+  SdkSpanProcessor,
+  SdkTimedEvent,
+} from './sdk/sdk-span.js';
 export { DEFAULTS, GEN_AI_PROVIDER_NAMES, resolveOptions, SANITIZATION_DEFAULTS } from './sdk/options.js';
 export type { IncidentSpanProcessorOptions, ResolvedOptions } from './sdk/options.js';
 
@@ -65,7 +72,12 @@ export type {
 export { recordChatCompletionStream } from './runtime/chat-completion-stream.js';
 // What a person reads: title, message, action and severity, in English and Simplified Chinese.
 export { presentIncident, PRESENTATION_LOCALES } from './presentation/present-incident.js';
-export type { IncidentPresentation, PresentationLocale, PresentIncidentOptions, Severity } from './presentation/present-incident.js';
+export type {
+  IncidentPresentation,
+  PresentationLocale,
+  PresentIncidentOptions,
+  Severity,
+} from './presentation/present-incident.js';
 
 // At the package root the lifecycle's verbs say what they move: tasks.
 export {
@@ -88,7 +100,13 @@ export { summarizeAttempt } from './derive/attempt-summary.js';
 export type { AttemptSummary } from './derive/attempt-summary.js';
 export { buildTimeline, compareFacts } from './derive/timeline.js';
 export type { Timeline } from './derive/timeline.js';
-export { classifyError, classifyToolError, describeError, retryAfterMillis, safeCode } from './derive/classify-error.js';
+export {
+  classifyError,
+  classifyToolError,
+  describeError,
+  retryAfterMillis,
+  safeCode,
+} from './derive/classify-error.js';
 export type { ErrorDescription } from './derive/classify-error.js';
 export { DEFAULT_POLICY, resolvePolicy } from './derive/policy.js';
 export type { Policy, PolicyInput } from './derive/policy.js';
@@ -129,7 +147,14 @@ export { GEN_AI, NATIVE_ATTR, NATIVE_EVENT, OPERATION } from './model/native-con
 
 // Conventions and sanitization.
 export { ADAPTERS, genAiAdapter, openInferenceAdapter, recognise, vercelAiAdapter } from './conventions/index.js';
-export type { ConventionAdapter, EarlierTry, ExtractContext, Extraction, SpanRole, SpanView } from './conventions/index.js';
+export type {
+  ConventionAdapter,
+  EarlierTry,
+  ExtractContext,
+  Extraction,
+  SpanRole,
+  SpanView,
+} from './conventions/index.js';
 export { createSanitizer, sanitizeAttributeMap, sanitizeAttributes, scrubString } from './sanitize/sanitizer.js';
 export type { KeyDecision, SanitizationMode, SanitizationOptions, Sanitizer } from './sanitize/sanitizer.js';
 export { createScrubber, createTally } from './sanitize/scrubber.js';

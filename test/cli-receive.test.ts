@@ -16,7 +16,9 @@ const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'ai-cli-receive-'));
 
 /** Starts `receive` and resolves once it printed its address. */
-function start(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string; exit: Promise<number> }> {
+function start(
+  args: string[],
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string; exit: Promise<number> }> {
   const child = spawn(process.execPath, [CLI, 'receive', ...args], { env: { ...process.env, NO_COLOR: '1' } });
   let stderr = '';
   const exit = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
@@ -37,7 +39,11 @@ describe('agent-incidents receive', () => {
     expect(receiver.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const body = JSON.stringify({ resourceSpans: [] });
     for (let i = 0; i < 3; i++) {
-      const response = await fetch(`${receiver.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const response = await fetch(`${receiver.url}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(response.status).toBe(200);
     }
     receiver.child.kill('SIGINT');
@@ -51,7 +57,14 @@ describe('agent-incidents receive', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const child = spawn(process.execPath, [CLI, 'receive', '--port', String(port), '--out', join(dir, 'never.jsonl')]);
+      const child = spawn(process.execPath, [
+        CLI,
+        'receive',
+        '--port',
+        String(port),
+        '--out',
+        join(dir, 'never.jsonl'),
+      ]);
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));

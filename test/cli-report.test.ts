@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { IncidentReport } from '../src/report/report-model.js';
-import { dropsAfterBash, fixtureLines, gateway, isRunSpan, lineOf, readsThenAnswers, recordRun } from './report/otlp-lines.js';
+import {
+  dropsAfterBash,
+  fixtureLines,
+  gateway,
+  isRunSpan,
+  lineOf,
+  readsThenAnswers,
+  recordRun,
+} from './report/otlp-lines.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -28,7 +36,10 @@ function file(content: string | Buffer, name = `in-${(files += 1)}.jsonl`): stri
 /** Runs the CLI with `args`, `stdin` piped in (an empty pipe when not given). */
 function cli(args: string[], stdin?: string | Buffer): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -49,7 +60,8 @@ async function json(args: string[], stdin?: string | Buffer): Promise<IncidentRe
 /** Lines of other traces (processor-judged successes), to put distance between the parts of one trace. */
 async function filler(n: number): Promise<string[]> {
   const line = lineOf(await recordRun(readsThenAnswers, { processor: true }));
-  const traceId = (JSON.parse(line) as { resourceSpans: { scopeSpans: { spans: { traceId: string }[] }[] }[] }).resourceSpans[0]!.scopeSpans[0]!.spans[0]!.traceId;
+  const traceId = (JSON.parse(line) as { resourceSpans: { scopeSpans: { spans: { traceId: string }[] }[] }[] })
+    .resourceSpans[0]!.scopeSpans[0]!.spans[0]!.traceId;
   // The same trace under fresh trace ids: n distinct traces.
   return Array.from({ length: n }, (_, i) => line.replaceAll(traceId, `f${(i + 1).toString(16).padStart(31, '0')}`));
 }
@@ -61,9 +73,15 @@ describe('report folds traces exported without the processor and says how many',
     const table = await cli(['report', path]);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain(`${lines.length} runs`);
-    expect(table.stdout).toContain(`${lines.length} of ${lines.length} runs carried no verdict (exported without the processor or the gateway) and were judged here from their spans.`);
+    expect(table.stdout).toContain(
+      `${lines.length} of ${lines.length} runs carried no verdict (exported without the processor or the gateway) and were judged here from their spans.`,
+    );
     const report = await json(['report', path]);
-    expect(report).toMatchObject({ runs: lines.length, folded: lines.length, input: { lines: lines.length, traces: lines.length } });
+    expect(report).toMatchObject({
+      runs: lines.length,
+      folded: lines.length,
+      input: { lines: lines.length, traces: lines.length },
+    });
     expect(report.incidents.every((r) => r.source === 'folded')).toBe(true);
     expect(report.incidents.map((r) => r.serviceName)).toContain('ai-sdk-7-recorder');
   });
@@ -73,9 +91,23 @@ describe('report folds traces exported without the processor and says how many',
     const judged = await json(['report', file(lineOf(await recordRun(dropsAfterBash, { processor: true })))]);
     expect(raw.folded).toBe(1);
     expect(judged.folded).toBe(0);
-    const pick = (r: IncidentReport) => ({ ...r.incidents[0], traceId: undefined, spanId: undefined, source: undefined, startUnixMillis: undefined, durationMillis: undefined, timeline: undefined });
+    const pick = (r: IncidentReport) => ({
+      ...r.incidents[0],
+      traceId: undefined,
+      spanId: undefined,
+      source: undefined,
+      startUnixMillis: undefined,
+      durationMillis: undefined,
+      timeline: undefined,
+    });
     expect(pick(raw)).toEqual(pick(judged));
-    expect(raw.incidents[0]).toMatchObject({ outcome: 'failed', cause: 'provider_transport_disconnect', sideEffects: 'unsafe', agentName: 'test-agent', serviceName: 'report-test' });
+    expect(raw.incidents[0]).toMatchObject({
+      outcome: 'failed',
+      cause: 'provider_transport_disconnect',
+      sideEffects: 'unsafe',
+      agentName: 'test-agent',
+      serviceName: 'report-test',
+    });
   });
 });
 
@@ -90,7 +122,11 @@ describe('a crash verdict the gateway wrote on a chat span counts once', () => {
     const spans = await recordRun(dropsAfterBash);
     const judge = gateway();
     const first = judge(spans.filter((s) => !isRunSpan(s)));
-    const chat = (JSON.parse(first) as { resourceSpans: { scopeSpans: { spans: { name: string; spanId: string; attributes: { key: string }[] }[] }[] }[] }).resourceSpans
+    const chat = (
+      JSON.parse(first) as {
+        resourceSpans: { scopeSpans: { spans: { name: string; spanId: string; attributes: { key: string }[] }[] }[] }[];
+      }
+    ).resourceSpans
       .flatMap((r) => r.scopeSpans.flatMap((s) => s.spans))
       .filter((s) => s.attributes.some((a) => a.key === 'incident.outcome'));
     // How the gateway marks it: `incident.outcome` on the topmost span that came, a chat span here.
@@ -103,7 +139,12 @@ describe('a crash verdict the gateway wrote on a chat span counts once', () => {
     const crash = report.incidents.filter((r) => r.outcome !== 'success');
     expect(crash).toHaveLength(1);
     // The run failed before it died: the gateway keeps that cause, judged incomplete (its end never came).
-    expect(crash[0]).toMatchObject({ outcome: 'incomplete', cause: 'provider_transport_disconnect', source: 'file', spanId: chat[0]!.spanId });
+    expect(crash[0]).toMatchObject({
+      outcome: 'incomplete',
+      cause: 'provider_transport_disconnect',
+      source: 'file',
+      spanId: chat[0]!.spanId,
+    });
     expect(report.folded).toBe(0);
   });
 });
@@ -114,7 +155,10 @@ describe('report reads files, stdin and gzip', () => {
     { name: 'a file', run: () => json(['report', file(text())]) },
     { name: '`-`: stdin', run: () => json(['report', '-'], text()) },
     { name: 'no file, stdin piped', run: () => json(['report'], text()) },
-    { name: 'gzip named .jsonl (found by its magic bytes)', run: () => json(['report', file(gzipSync(text()), 'not-named-gz.jsonl')]) },
+    {
+      name: 'gzip named .jsonl (found by its magic bytes)',
+      run: () => json(['report', file(gzipSync(text()), 'not-named-gz.jsonl')]),
+    },
     { name: 'gzip named .gz', run: () => json(['report', file(gzipSync(text()), 'export.jsonl.gz')]) },
     { name: 'gzip on stdin', run: () => json(['report', '-'], gzipSync(text())) },
     { name: 'CRLF line ends', run: () => json(['report', file(text().replaceAll('\n', '\r\n'))]) },
@@ -130,9 +174,22 @@ describe('a line that is not OTLP/JSON is named, exit code 2', () => {
   const good = () => fixtureLines()[0]!;
   const cases: { name: string; args: () => string[]; stdin?: () => string | Buffer; message: RegExp }[] = [
     { name: 'in a file', args: () => ['report', file(`${good()}\n\nnot json\n`)], message: /: line 3: not valid JSON/ },
-    { name: 'on stdin', args: () => ['report', '-'], stdin: () => `${good()}\n{"spans":[]}\n`, message: /^agent-incidents: stdin: line 2: not an OTLP ExportTraceServiceRequest/ },
-    { name: 'in gzip', args: () => ['report', file(gzipSync(`${good()}\n${good()}\n[1,\n`))], message: /: line 3: not valid JSON/ },
-    { name: 'a truncated gzip', args: () => ['report', file(gzipSync(`${good()}\n`).subarray(0, 40))], message: /not valid gzip/ },
+    {
+      name: 'on stdin',
+      args: () => ['report', '-'],
+      stdin: () => `${good()}\n{"spans":[]}\n`,
+      message: /^agent-incidents: stdin: line 2: not an OTLP ExportTraceServiceRequest/,
+    },
+    {
+      name: 'in gzip',
+      args: () => ['report', file(gzipSync(`${good()}\n${good()}\n[1,\n`))],
+      message: /: line 3: not valid JSON/,
+    },
+    {
+      name: 'a truncated gzip',
+      args: () => ['report', file(gzipSync(`${good()}\n`).subarray(0, 40))],
+      message: /not valid gzip/,
+    },
   ];
   it.each(cases)('$name', async ({ args, stdin, message }) => {
     const result = await cli(args(), stdin?.());
@@ -147,7 +204,19 @@ describe('--json', () => {
   it('prints the IncidentReport with stable keys', async () => {
     const path = file([...fixtureLines(), lineOf(await recordRun(dropsAfterBash, { processor: true }))].join('\n'));
     const report = await json(['report', path, '--limit', '5']);
-    expect(Object.keys(report)).toEqual(['runs', 'folded', 'byOutcome', 'byCause', 'byPhase', 'byRetrySafety', 'byKind', 'incidents', 'incidentsOmitted', 'input', 'window']);
+    expect(Object.keys(report)).toEqual([
+      'runs',
+      'folded',
+      'byOutcome',
+      'byCause',
+      'byPhase',
+      'byRetrySafety',
+      'byKind',
+      'incidents',
+      'incidentsOmitted',
+      'input',
+      'window',
+    ]);
     expect(report.incidents).toHaveLength(5);
     const incidents = report.byOutcome.filter(([o]) => o !== 'success').reduce((sum, [, n]) => sum + n, 0);
     expect(report.incidentsOmitted).toBe(incidents - 5);
@@ -155,10 +224,20 @@ describe('--json', () => {
     for (const counts of [report.byOutcome, report.byCause, report.byPhase, report.byRetrySafety]) {
       for (const [value, n] of counts) expect([typeof value, typeof n]).toEqual(['string', 'number']);
     }
-    expect(Object.keys(report.window)).toEqual(['maxSpans', 'idleLines', 'tracesJudgedEarly', 'runsJudgedEarly', 'tracesSeenAgain']);
+    expect(Object.keys(report.window)).toEqual([
+      'maxSpans',
+      'idleLines',
+      'tracesJudgedEarly',
+      'runsJudgedEarly',
+      'tracesSeenAgain',
+    ]);
     const all = await json(['report', path]);
     const run = all.incidents.find((r) => r.source === 'file')!;
-    expect(run).toMatchObject({ outcome: 'failed', traceId: expect.stringMatching(/^[0-9a-f]{32}$/), spanId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(run).toMatchObject({
+      outcome: 'failed',
+      traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      spanId: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     // The timeline: both attempts and the tool, in start order; the second attempt is where it broke.
     expect(run.timeline.map((t) => [t.kind, t.status, t.broke])).toEqual([
       ['attempt', 'ok', false],
@@ -167,7 +246,8 @@ describe('--json', () => {
     ]);
     expect(run.timeline[1]).toMatchObject({ name: 'execute_tool bash', sideEffects: 'unsafe' });
     expect(run.timeline[2]).toMatchObject({ cause: 'provider_transport_disconnect' });
-    for (let i = 1; i < run.timeline.length; i += 1) expect(run.timeline[i]!.startOffsetMillis).toBeGreaterThanOrEqual(run.timeline[i - 1]!.startOffsetMillis);
+    for (let i = 1; i < run.timeline.length; i += 1)
+      expect(run.timeline[i]!.startOffsetMillis).toBeGreaterThanOrEqual(run.timeline[i - 1]!.startOffsetMillis);
   });
 });
 
@@ -216,43 +296,113 @@ describe('spans of one trace spread over lines', () => {
     expect(roomy.byOutcome).toEqual([['success', 21]]);
     const tight = await json(['report', path, '--max-spans', '8']);
     expect(tight.runs).toBe(21);
-    expect(tight.byOutcome).toEqual([['success', 20], ['incomplete', 1]]);
+    expect(tight.byOutcome).toEqual([
+      ['success', 20],
+      ['incomplete', 1],
+    ]);
     expect(tight.window).toMatchObject({ maxSpans: 8, tracesJudgedEarly: 1, runsJudgedEarly: 1, tracesSeenAgain: 1 });
     const table = await cli(['report', path, '--max-spans', '8']);
-    expect(table.stdout).toContain('1 run in 1 trace was judged before its trace may have been complete (more than 8 spans held at once): judged as incomplete, never success');
+    expect(table.stdout).toContain(
+      '1 run in 1 trace was judged before its trace may have been complete (more than 8 spans held at once): judged as incomplete, never success',
+    );
   });
 });
 
 describe('an input with no span says so (exit code 0: an idle export is empty, not wrong)', () => {
-  const NO_SPAN_REQUESTS = '{"resourceSpans":[]}\n{"resourceSpans":[{"resource":{},"scopeSpans":[{"scope":{},"spans":[]}]}]}\n';
-  const cases: { name: string; input: () => { args: string[]; stdin?: string | Buffer; named: string }; says: string }[] = [
-    { name: 'an empty file', input: () => { const path = file(''); return { args: [path], named: path }; }, says: 'it is empty' },
-    { name: 'a file of blank lines', input: () => { const path = file('\n  \n\r\n'); return { args: [path], named: path }; }, says: '3 lines, none with a span' },
+  const NO_SPAN_REQUESTS =
+    '{"resourceSpans":[]}\n{"resourceSpans":[{"resource":{},"scopeSpans":[{"scope":{},"spans":[]}]}]}\n';
+  const cases: {
+    name: string;
+    input: () => { args: string[]; stdin?: string | Buffer; named: string };
+    says: string;
+  }[] = [
+    {
+      name: 'an empty file',
+      input: () => {
+        const path = file('');
+        return { args: [path], named: path };
+      },
+      says: 'it is empty',
+    },
+    {
+      name: 'a file of blank lines',
+      input: () => {
+        const path = file('\n  \n\r\n');
+        return { args: [path], named: path };
+      },
+      says: '3 lines, none with a span',
+    },
     { name: 'an empty stdin (`-`)', input: () => ({ args: ['-'], stdin: '', named: 'stdin' }), says: 'it is empty' },
     { name: 'an empty stdin (no file)', input: () => ({ args: [], stdin: '', named: 'stdin' }), says: 'it is empty' },
-    { name: 'a gzip of nothing', input: () => { const path = file(gzipSync(''), 'nothing.jsonl.gz'); return { args: [path], named: path }; }, says: 'it is empty' },
-    { name: 'a gzip of nothing on stdin', input: () => ({ args: ['-'], stdin: gzipSync(''), named: 'stdin' }), says: 'it is empty' },
-    { name: 'OTLP/JSON requests without spans', input: () => { const path = file(NO_SPAN_REQUESTS); return { args: [path], named: path }; }, says: '2 lines, none with a span' },
+    {
+      name: 'a gzip of nothing',
+      input: () => {
+        const path = file(gzipSync(''), 'nothing.jsonl.gz');
+        return { args: [path], named: path };
+      },
+      says: 'it is empty',
+    },
+    {
+      name: 'a gzip of nothing on stdin',
+      input: () => ({ args: ['-'], stdin: gzipSync(''), named: 'stdin' }),
+      says: 'it is empty',
+    },
+    {
+      name: 'OTLP/JSON requests without spans',
+      input: () => {
+        const path = file(NO_SPAN_REQUESTS);
+        return { args: [path], named: path };
+      },
+      says: '2 lines, none with a span',
+    },
   ];
-  it.each(cases)('$name: one line on stderr, no table of zeros; --json still its report; --html a page that says so', async ({ input, says }) => {
-    const { args, stdin, named } = input();
-    const line = `agent-incidents report: no spans in ${named} (${says})\n`;
-    expect(await cli(['report', ...args], stdin)).toEqual({ code: 0, stdout: '', stderr: line });
-    const json = await cli(['report', ...args, '--json'], stdin);
-    expect({ code: json.code, stderr: json.stderr }).toEqual({ code: 0, stderr: line });
-    const report = JSON.parse(json.stdout) as IncidentReport;
-    expect(report).toMatchObject({ runs: 0, folded: 0, byOutcome: [], incidents: [], input: { spans: 0, traces: 0 } });
-    const out = join(dir, `no-spans-${(files += 1)}.html`);
-    expect(await cli(['report', ...args, '--html', out], stdin)).toEqual({ code: 0, stdout: `wrote ${out}\n`, stderr: line });
-    const page = readFileSync(out, 'utf8');
-    expect(page).toContain(`<h1>No spans in ${named}</h1>`);
-    expect(page).not.toContain('class="chart"');
-  });
+  it.each(cases)(
+    '$name: one line on stderr, no table of zeros; --json still its report; --html a page that says so',
+    async ({ input, says }) => {
+      const { args, stdin, named } = input();
+      const line = `agent-incidents report: no spans in ${named} (${says})\n`;
+      expect(await cli(['report', ...args], stdin)).toEqual({ code: 0, stdout: '', stderr: line });
+      const json = await cli(['report', ...args, '--json'], stdin);
+      expect({ code: json.code, stderr: json.stderr }).toEqual({ code: 0, stderr: line });
+      const report = JSON.parse(json.stdout) as IncidentReport;
+      expect(report).toMatchObject({
+        runs: 0,
+        folded: 0,
+        byOutcome: [],
+        incidents: [],
+        input: { spans: 0, traces: 0 },
+      });
+      const out = join(dir, `no-spans-${(files += 1)}.html`);
+      expect(await cli(['report', ...args, '--html', out], stdin)).toEqual({
+        code: 0,
+        stdout: `wrote ${out}\n`,
+        stderr: line,
+      });
+      const page = readFileSync(out, 'utf8');
+      expect(page).toContain(`<h1>No spans in ${named}</h1>`);
+      expect(page).not.toContain('class="chart"');
+    },
+  );
 
   it('a file with one span of no agent run: the count and why there is nothing to judge, in the singular', async () => {
-    const span = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', name: 'GET /', kind: 2, startTimeUnixNano: '1', endTimeUnixNano: '2', attributes: [], status: {} };
-    const path = file(`${JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans: [span] }] }] })}\n`);
-    expect(await cli(['report', path])).toEqual({ code: 0, stdout: '0 runs\n\nNo agent run this report recognises in 1 span of 1 trace: nothing to judge.\n', stderr: '' });
+    const span = {
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      name: 'GET /',
+      kind: 2,
+      startTimeUnixNano: '1',
+      endTimeUnixNano: '2',
+      attributes: [],
+      status: {},
+    };
+    const path = file(
+      `${JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans: [span] }] }] })}\n`,
+    );
+    expect(await cli(['report', path])).toEqual({
+      code: 0,
+      stdout: '0 runs\n\nNo agent run this report recognises in 1 span of 1 trace: nothing to judge.\n',
+      stderr: '',
+    });
   });
 
   it('a file of one run: `1 run`, `1 incident`, `1 line`, `1 trace`', async () => {
@@ -261,7 +411,9 @@ describe('an input with no span says so (exit code 0: an idle export is empty, n
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^1 run {2}failed 1\n/);
     expect(table.stdout).toContain('1 distinct cause, 1 distinct phase across 1 incident');
-    expect(table.stdout).toContain('1 of 1 run carried no verdict (exported without the processor or the gateway) and was judged here from its spans.');
+    expect(table.stdout).toContain(
+      '1 of 1 run carried no verdict (exported without the processor or the gateway) and was judged here from its spans.',
+    );
     const out = join(dir, 'one-run.html');
     await cli(['report', path, '--html', out]);
     const page = readFileSync(out, 'utf8');
@@ -275,9 +427,15 @@ describe('a reader that stops early', () => {
     // 2,000 incidents with their timelines: megabytes of JSON, more than a pipe holds.
     const line = lineOf(await recordRun(dropsAfterBash, { processor: true }));
     const traceId = /"traceId":"([0-9a-f]{32})"/.exec(line)![1]!;
-    const path = file(Array.from({ length: 2000 }, (_, i) => line.replaceAll(traceId, `e${(i + 1).toString(16).padStart(31, '0')}`)).join('\n'));
+    const path = file(
+      Array.from({ length: 2000 }, (_, i) =>
+        line.replaceAll(traceId, `e${(i + 1).toString(16).padStart(31, '0')}`),
+      ).join('\n'),
+    );
     const { stderr } = await new Promise<{ stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, 'report', path, '--json', '--limit', '2000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, 'report', path, '--json', '--limit', '2000'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.on('data', (c: Buffer) => (err += c.toString()));
       // Like `head -c 10`: read the first chunk, then close the pipe.
@@ -301,7 +459,11 @@ describe('--version', () => {
 
 /** `script` (util-linux) runs a command on a pseudo-terminal: stdin, stdout and stderr are a TTY. */
 function onTerminal(command: string): string {
-  return execFileSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('script', ['-qfec', command, '/dev/null'], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 describe('terminals', () => {
@@ -331,7 +493,9 @@ describe('terminals', () => {
   it.runIf(hasScript)('demo draws a progress bar on a terminal', () => {
     const out = join(dir, 'tty-demo.jsonl');
     // stdout to a file, so what the terminal shows is stderr alone.
-    const shown = onTerminal(`${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} demo --runs 1000 --out ${JSON.stringify(out)} > ${JSON.stringify(join(dir, 'tty-demo.out'))}`);
+    const shown = onTerminal(
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} demo --runs 1000 --out ${JSON.stringify(out)} > ${JSON.stringify(join(dir, 'tty-demo.out'))}`,
+    );
     expect(shown).toMatch(/\r\[#*-+\] +\d+% [\d,]+\/1,000 runs/);
     expect(shown).toMatch(/\r\[#+\] 100% 1,000\/1,000 runs/);
     // Erased at the end, so the summary starts on a clean line.

@@ -14,9 +14,14 @@ const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
     // An empty pipe: `report` with no file reads stdin when it is not a terminal.
     child.stdin?.end();
   });
@@ -66,11 +71,27 @@ describe('usage errors get one line and exit code 2', () => {
   const cases: Array<{ name: string; args: string[]; message: RegExp }> = [
     { name: 'an unknown flag', args: ['demo', '--bogus'], message: /unknown option '--bogus'/ },
     { name: 'a non-numeric --runs', args: ['demo', '--runs', 'many'], message: /--runs must be an integer/ },
-    { name: 'a malformed --otlp-endpoint', args: ['demo', '--otlp-endpoint', 'not a url'], message: /expected an http\(s\) URL/ },
+    {
+      name: 'a malformed --otlp-endpoint',
+      args: ['demo', '--otlp-endpoint', 'not a url'],
+      message: /expected an http\(s\) URL/,
+    },
     { name: 'an unknown command', args: ['frobnicate'], message: /unknown command 'frobnicate'/ },
-    { name: 'a missing report file', args: ['report', '/nonexistent/incidents.jsonl'], message: /cannot read \/nonexistent\/incidents.jsonl: ENOENT/ },
-    { name: 'a negative --limit', args: ['report', '-', '--limit', '-1'], message: /--limit must be an integer from 0/ },
-    { name: 'a malformed --jaeger-url', args: ['report', '-', '--jaeger-url', 'jaeger'], message: /expected an http\(s\) URL such as http:\/\/127.0.0.1:16686/ },
+    {
+      name: 'a missing report file',
+      args: ['report', '/nonexistent/incidents.jsonl'],
+      message: /cannot read \/nonexistent\/incidents.jsonl: ENOENT/,
+    },
+    {
+      name: 'a negative --limit',
+      args: ['report', '-', '--limit', '-1'],
+      message: /--limit must be an integer from 0/,
+    },
+    {
+      name: 'a malformed --jaeger-url',
+      args: ['report', '-', '--jaeger-url', 'jaeger'],
+      message: /expected an http\(s\) URL such as http:\/\/127.0.0.1:16686/,
+    },
   ];
   it.each(cases)('$name', async ({ args, message }) => {
     const result = await run(args);
@@ -85,7 +106,9 @@ describe('usage errors get one line and exit code 2', () => {
     await writeFile(file, '{"resourceSpans":[]}\nnot json\n');
     const result = await run(['report', file]);
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe(`agent-incidents: ${file}: line 2: not valid JSON (expected one OTLP ExportTraceServiceRequest per line)`);
+    expect(result.stderr.trim()).toBe(
+      `agent-incidents: ${file}: line 2: not valid JSON (expected one OTLP ExportTraceServiceRequest per line)`,
+    );
   });
 });
 
@@ -105,7 +128,15 @@ describe('--otlp-endpoint', () => {
     const port = (server.address() as { port: number }).port;
     const dir = await mkdtemp(join(tmpdir(), 'ai-otlp-'));
     try {
-      const result = await run(['demo', '--runs', '20', '--out', join(dir, 'x.jsonl'), '--otlp-endpoint', `http://127.0.0.1:${port}/v1/traces`]);
+      const result = await run([
+        'demo',
+        '--runs',
+        '20',
+        '--out',
+        join(dir, 'x.jsonl'),
+        '--otlp-endpoint',
+        `http://127.0.0.1:${port}/v1/traces`,
+      ]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`exported to http://127.0.0.1:${port}/v1/traces`);
       const received = bodies.map((b) => JSON.parse(b.toString('utf8')) as { resourceSpans: unknown[] });

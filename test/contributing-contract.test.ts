@@ -49,7 +49,9 @@ describe('CONTRIBUTING.md', () => {
   });
 
   it('maps the same folders as eslint.config.js LAYERS, each with the imports lint allows', async () => {
-    const { LAYERS } = (await import(new URL('../eslint.config.js', import.meta.url).href)) as { LAYERS: Record<string, string[]> };
+    const { LAYERS } = (await import(new URL('../eslint.config.js', import.meta.url).href)) as {
+      LAYERS: Record<string, string[]>;
+    };
     const map: Record<string, string[]> = {};
     for (const line of section('Source map').split('\n')) {
       const row = /^\| `src\/([\w-]+)\/` \| .* \| ([^|]+) \|$/.exec(line);
@@ -62,7 +64,9 @@ describe('CONTRIBUTING.md', () => {
   });
 
   it('names every lint, typecheck, test, e2e, fuzz and bench script of package.json', () => {
-    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     const running = section('Running things');
     const wanted = Object.keys(scripts).filter((name) => /^(lint|typecheck|test|fuzz|bench|soak)\b/.test(name));
     expect(wanted.filter((name) => !running.includes(name === 'test' ? 'npm test' : name))).toEqual([]);

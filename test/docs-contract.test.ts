@@ -36,7 +36,9 @@ function section(markdown: string, heading: string): string {
   const start = lines.findIndex((line) => /^#{1,6} /.test(line) && line.replace(/^#+ /, '').trim() === heading);
   if (start < 0) throw new Error(`no heading "${heading}"`);
   const level = /^#+/.exec(lines[start] as string)?.[0].length ?? 1;
-  const end = lines.findIndex((line, i) => i > start && /^#{1,6} /.test(line) && (/^#+/.exec(line)?.[0].length ?? 7) <= level);
+  const end = lines.findIndex(
+    (line, i) => i > start && /^#{1,6} /.test(line) && (/^#+/.exec(line)?.[0].length ?? 7) <= level,
+  );
   return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
 }
 
@@ -49,7 +51,12 @@ function tableRows(text: string): string[][] {
       inTable = false;
       continue;
     }
-    const cells = line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+    const cells = line
+      .trim()
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
     if (!inTable) {
       inTable = true; // header row
       continue;
@@ -88,7 +95,12 @@ describe('docs/attributes.md', () => {
   });
 
   it('documents no incident key the code does not write', () => {
-    const known = new Set<string>([...attributes.RUN_ATTRIBUTE_KEYS, ...attributes.ATTEMPT_ATTRIBUTE_KEYS, ...attributes.REVISION_ATTRIBUTE_KEYS, attributes.VERDICT_REVISION_SPAN]);
+    const known = new Set<string>([
+      ...attributes.RUN_ATTRIBUTE_KEYS,
+      ...attributes.ATTEMPT_ATTRIBUTE_KEYS,
+      ...attributes.REVISION_ATTRIBUTE_KEYS,
+      attributes.VERDICT_REVISION_SPAN,
+    ]);
     const mentioned = [...backticked(attributesDoc)].filter((token) => /^incident\.[a-z_.]+$/.test(token));
     expect(mentioned.filter((key) => !known.has(key))).toEqual([]);
   });
@@ -127,7 +139,9 @@ describe('docs/attributes.md', () => {
   });
 
   it('states the current schema version and the metric name', () => {
-    expect(section(attributesDoc, 'Schema version')).toContain(`\`incident.schema_version\` is \`${attributes.SCHEMA_VERSION}\``);
+    expect(section(attributesDoc, 'Schema version')).toContain(
+      `\`incident.schema_version\` is \`${attributes.SCHEMA_VERSION}\``,
+    );
     expect(attributesDoc).toContain(`## Metric \`${attributes.METRIC_AGENT_RUNS}\``);
   });
 });
@@ -141,7 +155,13 @@ describe('docs/conventions.md', () => {
 
   it('mentions every NATIVE_ATTR key, every GEN_AI key and every span-role operation', () => {
     const mentioned = backticked(conventionsDoc);
-    const names = [...Object.values(NATIVE_ATTR), ...Object.values(GEN_AI), OPERATION.RUN, OPERATION.TOOL, ...OPERATION.ATTEMPTS];
+    const names = [
+      ...Object.values(NATIVE_ATTR),
+      ...Object.values(GEN_AI),
+      OPERATION.RUN,
+      OPERATION.TOOL,
+      ...OPERATION.ATTEMPTS,
+    ];
     expect(names.filter((name) => !mentioned.has(name))).toEqual([]);
   });
 
@@ -150,7 +170,9 @@ describe('docs/conventions.md', () => {
     // Patterns the prose uses for groups of names.
     known.add('agent_incidents.*');
     known.add('agent_incidents.boundary.*_tools');
-    const unknown = [...backticked(conventionsDoc)].filter((t) => /^agent_incidents\.[a-z_.*]+$/.test(t) && !known.has(t));
+    const unknown = [...backticked(conventionsDoc)].filter(
+      (t) => /^agent_incidents\.[a-z_.*]+$/.test(t) && !known.has(t),
+    );
     expect(unknown).toEqual([]);
   });
 });

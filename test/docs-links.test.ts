@@ -36,7 +36,10 @@ function anchors(markdown: string): Set<string> {
     if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
     const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const slug = (heading[1] as string).toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = (heading[1] as string)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     found.add(count === 0 ? slug : `${slug}-${count}`);
@@ -57,7 +60,9 @@ describe('comments cite documents that exist', () => {
 
   it(`no source, test, bench or script file cites "${DANGLING}"`, () => {
     const hits = files.flatMap((file) =>
-      (text.get(file) as string).split('\n').flatMap((line, i) => (line.includes(DANGLING) ? [`${file}:${i + 1}`] : [])),
+      (text.get(file) as string)
+        .split('\n')
+        .flatMap((line, i) => (line.includes(DANGLING) ? [`${file}:${i + 1}`] : [])),
     );
     expect(hits).toEqual([]);
   });
@@ -85,7 +90,8 @@ describe('comments cite documents that exist', () => {
   });
 
   it('computes GitHub anchors the way GitHub does', () => {
-    const doc = '# A `b.c` d\n## Span status and `error.type`\n```\n# not a heading\n```\n## A `b.c` d\n### 1. What, and when\n';
+    const doc =
+      '# A `b.c` d\n## Span status and `error.type`\n```\n# not a heading\n```\n## A `b.c` d\n### 1. What, and when\n';
     expect([...anchors(doc)]).toEqual(['a-bc-d', 'span-status-and-errortype', 'a-bc-d-1', '1-what-and-when']);
   });
 });

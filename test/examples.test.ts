@@ -42,9 +42,13 @@ describe('examples', () => {
     const { exitCode, stdout, stderr } = await runExample('examples/vercel-ai/main.mjs');
     expect(exitCode, stderr).toBe(0);
     expect(verdicts(stdout)).toEqual([
-      expect.stringMatching(/^failed: provider_transport_disconnect \(socket_closed\), phase text_generation, .*retry safety offer_continue → offer the user to continue$/),
+      expect.stringMatching(
+        /^failed: provider_transport_disconnect \(socket_closed\), phase text_generation, .*retry safety offer_continue → offer the user to continue$/,
+      ),
       expect.stringMatching(/^recovered: provider_api_error \(server_overload\), .*retry safety auto_retry → done/),
-      expect.stringMatching(/^cancelled: user_cancel \(user_stop\), phase tool_execution, side effects unsafe, retry safety do_not_retry → stop$/),
+      expect.stringMatching(
+        /^cancelled: user_cancel \(user_stop\), phase tool_execution, side effects unsafe, retry safety do_not_retry → stop$/,
+      ),
     ]);
     // The agent retried the 503 because the verdict said auto_retry, and nothing else.
     expect(stdout.match(/→ retrying now/g)).toHaveLength(1);
@@ -55,7 +59,9 @@ describe('examples', () => {
     const { exitCode, stdout, stderr } = await runExample('examples/openinference-openai/main.mjs');
     expect(exitCode, stderr).toBe(0);
     expect(verdicts(stdout)).toEqual([
-      expect.stringMatching(/^failed: provider_transport_disconnect \(socket_closed\), phase text_generation, .*retry safety offer_continue → offer the user to continue$/),
+      expect.stringMatching(
+        /^failed: provider_transport_disconnect \(socket_closed\), phase text_generation, .*retry safety offer_continue → offer the user to continue$/,
+      ),
       'success, side effects read_only → done',
     ]);
     expect(stdout).not.toContain('retrying now');
@@ -73,10 +79,16 @@ describe('examples', () => {
       .split('\n')
       .map((line) => line.trim())
       .filter((line) => line.startsWith('action: '));
-    expect(actions).toEqual(['action: retry (auto_retry_allowed)', 'action: offer_continue (not_auto_retryable)', 'action: ask_user (not_auto_retryable)']);
+    expect(actions).toEqual([
+      'action: retry (auto_retry_allowed)',
+      'action: offer_continue (not_auto_retryable)',
+      'action: ask_user (not_auto_retryable)',
+    ]);
     // Only the connect timeout was retried, and the tool ran once.
     expect(stdout.match(/safeRetry: retry after/g)).toHaveLength(1);
     expect(stdout.match(/tool: write_file/g)).toHaveLength(1);
-    expect(stdout).toContain('incident.retry_safety.reason=unsafe_side_effect_started incident.recovery.action=ask_user');
+    expect(stdout).toContain(
+      'incident.retry_safety.reason=unsafe_side_effect_started incident.recovery.action=ask_user',
+    );
   });
 });

@@ -16,10 +16,18 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Each patch adds one fake member to a closed set: [file, text, the same text with the member]. */
 const PATCHES: readonly (readonly [string, string, string])[] = [
-  ['src/model/enums.ts', "  'unknown_interruption',\n] as const;", "  'unknown_interruption',\n  'fake_cause',\n] as const;"],
+  [
+    'src/model/enums.ts',
+    "  'unknown_interruption',\n] as const;",
+    "  'unknown_interruption',\n  'fake_cause',\n] as const;",
+  ],
   ['src/model/enums.ts', '  unknown_interruption: [],\n', '  unknown_interruption: [],\n  fake_cause: [],\n'],
   ['src/model/enums.ts', "'do_not_retry', 'unknown'] as const", "'do_not_retry', 'unknown', 'fake_safety'] as const"],
-  ['src/model/facts.ts', "    | { readonly kind: 'provider_progress' }\n", "    | { readonly kind: 'provider_progress' }\n    | { readonly kind: 'fake_fact' }\n"],
+  [
+    'src/model/facts.ts',
+    "    | { readonly kind: 'provider_progress' }\n",
+    "    | { readonly kind: 'provider_progress' }\n    | { readonly kind: 'fake_fact' }\n",
+  ],
   ['src/conventions/span-view.ts', "'tool' | 'other';", "'tool' | 'other' | 'fake_role';"],
 ];
 
@@ -46,14 +54,19 @@ function patched(path: string, text: string): string {
 
 /** Names of the functions (or methods) holding a `never` argument error, per listed file. */
 function neverErrors(patch: boolean): Map<string, Set<string>> {
-  const config = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.build.json`, { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    `${root}tsconfig.build.json`,
+    { noEmit: true },
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   if (!config) throw new Error('tsconfig.build.json not read');
   const host = ts.createCompilerHost(config.options);
   const readFile = host.readFile.bind(host);
-  if (patch) host.readFile = (name) => {
-    const text = readFile(name);
-    return text === undefined ? undefined : patched(name, text);
-  };
+  if (patch)
+    host.readFile = (name) => {
+      const text = readFile(name);
+      return text === undefined ? undefined : patched(name, text);
+    };
   const program = ts.createProgram(config.fileNames, config.options, host);
   const found = new Map<string, Set<string>>();
   for (const file of new Set(EXHAUSTIVE.map(([f]) => f))) {
@@ -87,7 +100,9 @@ describe('exhaustive switches over the closed sets', () => {
 
   it('fail to compile, each one, when its set gains a member', () => {
     const found = neverErrors(true);
-    const missing = EXHAUSTIVE.filter(([file, fn]) => !found.get(file)?.has(fn)).map(([file, fn, set]) => `${file}: ${fn} does not check every ${set}`);
+    const missing = EXHAUSTIVE.filter(([file, fn]) => !found.get(file)?.has(fn)).map(
+      ([file, fn, set]) => `${file}: ${fn} does not check every ${set}`,
+    );
     expect(missing).toEqual([]);
   }, 60_000);
 });
@@ -100,6 +115,8 @@ describe('the exhaustiveness helpers at run time', () => {
 
   it('checkExhaustive does nothing, so tolerant callers keep their fallback', () => {
     expect(checkExhaustive('fake' as never)).toBeUndefined();
-    expect(causeOf({ kind: 'fake_fact', timeMillis: 0, seq: 0 } as unknown as Fact)).toEqual({ cause: 'unknown_interruption' });
+    expect(causeOf({ kind: 'fake_fact', timeMillis: 0, seq: 0 } as unknown as Fact)).toEqual({
+      cause: 'unknown_interruption',
+    });
   });
 });

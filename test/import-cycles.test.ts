@@ -60,7 +60,9 @@ const graph = new Map(files.map((file) => [file, importsOf(file)]));
 describe('the import graph of src/', () => {
   it('is walked over every file and its imports', () => {
     expect(files.length).toBeGreaterThan(50);
-    expect(graph.get(join('src', 'presentation', 'present-incident.ts'))).toContain(join('src', 'presentation', 'messages.en.ts'));
+    expect(graph.get(join('src', 'presentation', 'present-incident.ts'))).toContain(
+      join('src', 'presentation', 'messages.en.ts'),
+    );
   });
 
   it('has no cycle, type-only imports included', () => {
@@ -69,13 +71,28 @@ describe('the import graph of src/', () => {
 
   it('the message catalogs import only the catalog types', () => {
     for (const catalog of ['messages.en.ts', 'messages.zh-CN.ts']) {
-      expect(graph.get(join('src', 'presentation', catalog))).toEqual([join('src', 'presentation', 'message-catalog.ts')]);
+      expect(graph.get(join('src', 'presentation', catalog))).toEqual([
+        join('src', 'presentation', 'message-catalog.ts'),
+      ]);
     }
   });
 
   it('the walker finds a cycle where there is one', () => {
-    const cyclic = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    const cyclic = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
     expect(findCycle(cyclic)).toEqual(['a', 'b', 'c', 'a']);
-    expect(findCycle(new Map([['a', ['b']], ['b', []], ['c', ['a', 'b']]]))).toBeUndefined();
+    expect(
+      findCycle(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+          ['c', ['a', 'b']],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 });

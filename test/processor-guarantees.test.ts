@@ -18,7 +18,13 @@ const boundary = { tools: LOCAL_TOOLS };
 function captureDiag(): { messages: string[]; restore: () => void } {
   const messages: string[] = [];
   const log = (level: string) => (message: string) => messages.push(`${level}: ${message}`);
-  const logger: DiagLogger = { error: log('error'), warn: log('warn'), info: log('info'), debug: () => {}, verbose: () => {} };
+  const logger: DiagLogger = {
+    error: log('error'),
+    warn: log('warn'),
+    info: log('info'),
+    debug: () => {},
+    verbose: () => {},
+  };
   diag.setLogger(logger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
   return { messages, restore: () => diag.disable() };
 }
@@ -125,7 +131,9 @@ describe('never loses a span', () => {
       spanLimits: { attributeCountLimit: 10 },
       spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)],
     });
-    const span = provider.getTracer('t').startSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } });
+    const span = provider
+      .getTracer('t')
+      .startSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } });
     for (let i = 0; i < 20; i += 1) span.setAttribute(`custom.${i}`, i);
     span.end();
     expect(exporter.spans[0]?.attributes['incident.outcome']).toBe('success');
@@ -142,8 +150,13 @@ describe('writes the incident while the run span is ending', () => {
       forceFlush: () => Promise.resolve(),
       shutdown: () => Promise.resolve(),
     };
-    const provider = new BasicTracerProvider({ spanProcessors: [before, new IncidentSpanProcessor({ sweepIntervalMillis: 0 })] });
-    provider.getTracer('t').startSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } }).end();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [before, new IncidentSpanProcessor({ sweepIntervalMillis: 0 })],
+    });
+    provider
+      .getTracer('t')
+      .startSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } })
+      .end();
     expect(seen).toEqual(['success']);
   });
 
@@ -159,14 +172,26 @@ describe('writes the incident while the run span is ending', () => {
     const exporter = new KeepingExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [withoutOnEnding, new SimpleSpanProcessor(exporter)] });
     const tracer = provider.getTracer('t');
-    const run = tracer.startSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'app.note': 'key=sk-proj-Q7vX2mLp9RtY4wZc8NbK3hJfDs6GaE1u' } });
-    const attempt = tracer.startSpan('chat gpt', { attributes: { 'gen_ai.operation.name': 'chat' } }, trace.setSpan(context.active(), run));
+    const run = tracer.startSpan('invoke_agent', {
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'app.note': 'key=sk-proj-Q7vX2mLp9RtY4wZc8NbK3hJfDs6GaE1u',
+      },
+    });
+    const attempt = tracer.startSpan(
+      'chat gpt',
+      { attributes: { 'gen_ai.operation.name': 'chat' } },
+      trace.setSpan(context.active(), run),
+    );
     attempt.recordException(errors.socketDrop());
     attempt.setStatus({ code: 2 });
     attempt.end();
     run.end();
     const exported = exporter.spans.find((span) => span.name === 'invoke_agent');
-    expect(exported?.attributes).toMatchObject({ 'incident.outcome': 'failed', 'incident.cause': 'provider_transport_disconnect' });
+    expect(exported?.attributes).toMatchObject({
+      'incident.outcome': 'failed',
+      'incident.cause': 'provider_transport_disconnect',
+    });
     expect(JSON.stringify(exported?.attributes)).not.toContain('sk-proj-Q7vX2mLp9RtY4wZc8NbK3hJfDs6GaE1u');
     expect(inner.stats()).toMatchObject({ runsFinished: 1, openRuns: 0, internalErrors: 0 });
   });
@@ -217,7 +242,9 @@ describe('bounded memory', () => {
     const pipeline = createPipeline();
     const spans: Span[] = [];
     for (let i = 0; i < 100_000; i += 1) {
-      const run = pipeline.tracer.startSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } }) as Span;
+      const run = pipeline.tracer.startSpan('invoke_agent', {
+        attributes: { 'gen_ai.operation.name': 'invoke_agent' },
+      }) as Span;
       if (i % 10 === 0) spans.push(run);
     }
     expect(pipeline.processor.stats()).toMatchObject({ openRuns: 10_000, trackedSpans: 10_000, evictedRuns: 90_000 });
@@ -254,19 +281,38 @@ describe('garbage input yields unknown verdicts, not errors', () => {
       runContext,
     );
     const past = Date.now() - 60_000;
-    attempt.addEvent('agent_incidents.provider_error', { 'agent_incidents.error.kind': 7, 'agent_incidents.error.detail': huge }, past + 5);
-    attempt.addEvent('agent_incidents.watchdog_fired', { 'agent_incidents.watchdog.phase': 'sideways', 'agent_incidents.seq': Number.NaN }, past);
-    attempt.addEvent('agent_incidents.side_effect_boundary', { 'agent_incidents.boundary.read_only_tools': [1, 2, 'read'] as never });
-    attempt.addEvent('agent_incidents.tool_call_materialized', { 'gen_ai.tool.name': huge, 'agent_incidents.tool.side_effects': 'maybe' });
+    attempt.addEvent(
+      'agent_incidents.provider_error',
+      { 'agent_incidents.error.kind': 7, 'agent_incidents.error.detail': huge },
+      past + 5,
+    );
+    attempt.addEvent(
+      'agent_incidents.watchdog_fired',
+      { 'agent_incidents.watchdog.phase': 'sideways', 'agent_incidents.seq': Number.NaN },
+      past,
+    );
+    attempt.addEvent('agent_incidents.side_effect_boundary', {
+      'agent_incidents.boundary.read_only_tools': [1, 2, 'read'] as never,
+    });
+    attempt.addEvent('agent_incidents.tool_call_materialized', {
+      'gen_ai.tool.name': huge,
+      'agent_incidents.tool.side_effects': 'maybe',
+    });
     attempt.addEvent('agent_incidents.retry_issued', { 'agent_incidents.retry.of_attempt': 'one' });
     attempt.addEvent('agent_incidents.no_such_fact');
     attempt.recordException({ name: 'Weird', message: huge, code: 12 as never });
     attempt.setStatus({ code: 2, message: huge });
     attempt.end();
     attempt.end();
-    const tool = pipeline.tracer.startSpan('execute_tool', { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': ['not', 'a', 'string'] } }, runContext);
+    const tool = pipeline.tracer.startSpan(
+      'execute_tool',
+      { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': ['not', 'a', 'string'] } },
+      runContext,
+    );
     tool.end(past - 1_000_000);
-    run.addEvent('agent_incidents.lifecycle_close', { 'agent_incidents.lifecycle.initiated_at_ms': Number.POSITIVE_INFINITY });
+    run.addEvent('agent_incidents.lifecycle_close', {
+      'agent_incidents.lifecycle.initiated_at_ms': Number.POSITIVE_INFINITY,
+    });
     run.end();
     run.end();
 
@@ -307,14 +353,33 @@ describe('nested runs', () => {
 describe('plain GenAI spans without native events', () => {
   it('get the best verdict their facts allow, with facts_complete=false and the missing markers', () => {
     const pipeline = createPipeline({ policy: { trustedReadOnlyTools: ['search'] } });
-    const run = pipeline.tracer.startSpan('invoke_agent support', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } });
+    const run = pipeline.tracer.startSpan('invoke_agent support', {
+      attributes: { 'gen_ai.operation.name': 'invoke_agent' },
+    });
     const runContext = trace.setSpan(context.active(), run);
-    const step1 = pipeline.tracer.startSpan('chat gpt', { attributes: { 'gen_ai.operation.name': 'chat' } }, runContext);
+    const step1 = pipeline.tracer.startSpan(
+      'chat gpt',
+      { attributes: { 'gen_ai.operation.name': 'chat' } },
+      runContext,
+    );
     step1.setAttribute('gen_ai.response.finish_reasons', ['tool_calls']);
     step1.end();
-    pipeline.tracer.startSpan('execute_tool search', { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search' } }, runContext).end();
-    const step2 = pipeline.tracer.startSpan('chat gpt', { attributes: { 'gen_ai.operation.name': 'chat' } }, runContext);
-    step2.recordException({ name: 'ConnectionResetError', message: '[Errno 104] Connection reset by peer (ECONNRESET)' });
+    pipeline.tracer
+      .startSpan(
+        'execute_tool search',
+        { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search' } },
+        runContext,
+      )
+      .end();
+    const step2 = pipeline.tracer.startSpan(
+      'chat gpt',
+      { attributes: { 'gen_ai.operation.name': 'chat' } },
+      runContext,
+    );
+    step2.recordException({
+      name: 'ConnectionResetError',
+      message: '[Errno 104] Connection reset by peer (ECONNRESET)',
+    });
     step2.setStatus({ code: 2 });
     step2.end();
     run.setStatus({ code: 2 });
@@ -330,7 +395,10 @@ describe('plain GenAI spans without native events', () => {
       'incident.side_effects': 'read_only',
       'incident.attempts': 2,
     });
-    expect(span?.attributes['incident.missing_facts']).toEqual(['side_effect_boundary_missing', 'provider_progress_missing']);
+    expect(span?.attributes['incident.missing_facts']).toEqual([
+      'side_effect_boundary_missing',
+      'provider_progress_missing',
+    ]);
     expect(span?.attributes['incident.retry_safety']).toBe('ask_user_before_retry');
   });
 });
@@ -348,7 +416,9 @@ describe('agent.runs metric', () => {
     failed.end();
 
     const { resourceMetrics } = await reader.collect();
-    const metric = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'agent.runs');
+    const metric = resourceMetrics.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === 'agent.runs');
     const points = metric?.dataPoints.map((p) => ({ attributes: p.attributes, value: p.value }));
     expect(points).toEqual(
       expect.arrayContaining([
@@ -376,7 +446,8 @@ describe('agent.runs metric', () => {
     run.recoveryAction({ action: 'reassign', reason: 'reassignable', strategy: 'failAndReassign' });
     run.end();
     const { resourceMetrics } = await reader.collect();
-    const point = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'agent.runs')?.dataPoints[0];
+    const point = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'agent.runs')
+      ?.dataPoints[0];
     expect(point?.attributes).toMatchObject({ 'incident.outcome': 'failed', 'incident.recovery.action': 'reassign' });
     expect(Object.keys(point?.attributes ?? {})).not.toContain('incident.recovery.strategy');
   });

@@ -21,7 +21,9 @@ describe('README options table', () => {
 
   it.each(Object.entries(DEFAULT_POLICY))('quotes the default of policy.%s', (option, value) => {
     const quoted = quotedDefault(`policy.${option}`);
-    expect(quoted).toBe(Array.isArray(value) ? JSON.stringify(value) : typeof value === 'string' ? `'${value}'` : String(value));
+    expect(quoted).toBe(
+      Array.isArray(value) ? JSON.stringify(value) : typeof value === 'string' ? `'${value}'` : String(value),
+    );
   });
 });
 
@@ -39,9 +41,12 @@ describe('README setup commands', () => {
   });
 
   it('runs the demo from the clone with one build and no second install: `npm ci` runs no script of ours, `demo` builds once and runs dist/cli.js', () => {
-    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     // npx in a clone would install and build the package a second time (7–30 s); install-time scripts would run for installers too.
-    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts[hook], hook).toBeUndefined();
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(manifest.scripts[hook], hook).toBeUndefined();
     expect(manifest.scripts.demo).toBe('npm run build --silent && node dist/cli.js demo');
     expect(readme).not.toMatch(/npm ci && npx /);
   });

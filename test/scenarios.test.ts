@@ -158,7 +158,9 @@ const scenarios: Scenario[] = [
     row: '9',
     name: 'reasoning only with a provider-executed tool exposed asks the user',
     build: (run) => {
-      const a = run.startAttempt({ boundary: { tools: [...LOCAL_TOOLS, { name: 'web_search', sideEffects: 'unknown', providerExecuted: true }] } });
+      const a = run.startAttempt({
+        boundary: { tools: [...LOCAL_TOOLS, { name: 'web_search', sideEffects: 'unknown', providerExecuted: true }] },
+      });
       a.chunk('reasoning-delta');
       a.fail(errors.socketDrop());
     },
@@ -218,7 +220,9 @@ const scenarios: Scenario[] = [
     row: '13a',
     name: 'an unknown tool call materialized means side-effect facts are incomplete',
     build: (run) => {
-      const a = run.startAttempt({ boundary: { tools: [...LOCAL_TOOLS, { name: 'mcp_write', sideEffects: 'unknown' }] } });
+      const a = run.startAttempt({
+        boundary: { tools: [...LOCAL_TOOLS, { name: 'mcp_write', sideEffects: 'unknown' }] },
+      });
       a.chunk('tool-call', { toolName: 'mcp_write', sideEffects: 'unknown' });
       a.fail(errors.socketDrop());
     },
@@ -306,9 +310,14 @@ const scenarios: Scenario[] = [
     row: '18',
     name: 'an unknown tool exposed cannot have run before progress: auto retry',
     build: (run) => {
-      run.startAttempt({ boundary: { tools: [...LOCAL_TOOLS, { name: 'mcp_write', sideEffects: 'unknown' }] } }).fail(errors.socketDrop());
+      run
+        .startAttempt({ boundary: { tools: [...LOCAL_TOOLS, { name: 'mcp_write', sideEffects: 'unknown' }] } })
+        .fail(errors.socketDrop());
     },
-    want: { 'incident.retry_safety': 'auto_retry', 'incident.retry_safety.reason': 'no_visible_output_or_tool_execution' },
+    want: {
+      'incident.retry_safety': 'auto_retry',
+      'incident.retry_safety.reason': 'no_visible_output_or_tool_execution',
+    },
   },
   {
     row: '19',
@@ -406,7 +415,9 @@ const scenarios: Scenario[] = [
     build: (run) => {
       const a = run.startAttempt({ boundary });
       a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
-      run.startTool({ name: 'grep', sideEffects: 'read_only', attempt: a }).fail(Object.assign(new Error('no such file'), { code: 'ENOENT' }));
+      run
+        .startTool({ name: 'grep', sideEffects: 'read_only', attempt: a })
+        .fail(Object.assign(new Error('no such file'), { code: 'ENOENT' }));
       a.fail(errors.socketDrop());
     },
     want: {
@@ -440,7 +451,12 @@ const scenarios: Scenario[] = [
     build: (run) => {
       run
         .startAttempt({ boundary })
-        .fail(errors.http(400, 'You exceeded your current quota', { data: { error: { type: 'insufficient_quota' } }, isRetryable: false }));
+        .fail(
+          errors.http(400, 'You exceeded your current quota', {
+            data: { error: { type: 'insufficient_quota' } },
+            isRetryable: false,
+          }),
+        );
     },
     want: {
       'incident.cause': 'provider_api_error',
@@ -470,17 +486,15 @@ const scenarios: Scenario[] = [
       ['exit_nonzero', 'do_not_retry', 'exit_nonzero'],
       [undefined, 'unknown', 'execution_failed'],
     ] as const
-  ).map(
-    ([closeReason, safety, detail]): Scenario => ({
-      row: '29',
-      name: `an agent process exit with close reason ${closeReason ?? 'none'} is ${detail} / ${safety}`,
-      build: (run) => {
-        run.startAttempt({ boundary });
-        run.processExit({ exitCode: closeReason === 'exit_nonzero' ? 2 : undefined, closeReason });
-      },
-      want: { 'incident.cause': 'process_exit', 'incident.cause.detail': detail, 'incident.retry_safety': safety },
-    }),
-  ),
+  ).map(([closeReason, safety, detail]): Scenario => ({
+    row: '29',
+    name: `an agent process exit with close reason ${closeReason ?? 'none'} is ${detail} / ${safety}`,
+    build: (run) => {
+      run.startAttempt({ boundary });
+      run.processExit({ exitCode: closeReason === 'exit_nonzero' ? 2 : undefined, closeReason });
+    },
+    want: { 'incident.cause': 'process_exit', 'incident.cause.detail': detail, 'incident.retry_safety': safety },
+  })),
   {
     row: '30',
     name: 'the second failure is decided on the second attempt, not the recovered first',
@@ -606,7 +620,9 @@ describe('row 32: a run span that never ends', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const pipeline = createPipeline({ maxRunAgeMillis: 60_000 });
-      const stale = pipeline.tracer.startSpan('invoke_agent stale', { attributes: { 'gen_ai.operation.name': 'invoke_agent' } });
+      const stale = pipeline.tracer.startSpan('invoke_agent stale', {
+        attributes: { 'gen_ai.operation.name': 'invoke_agent' },
+      });
       // Two hours pass with the run open: the next span start sweeps it.
       vi.setSystemTime(Date.now() + 2 * 3600_000);
       pipeline.tracer.startSpan('unrelated').end();
@@ -620,7 +636,10 @@ describe('row 32: a run span that never ends', () => {
 
   it('is not finalized at once for having started in the past (a retroactive span): its age counts from when the processor saw it', () => {
     const pipeline = createPipeline({ maxRunAgeMillis: 60_000 });
-    const run = pipeline.tracer.startSpan('invoke_agent replayed', { attributes: { 'gen_ai.operation.name': 'invoke_agent' }, startTime: Date.now() - 2 * 3600_000 });
+    const run = pipeline.tracer.startSpan('invoke_agent replayed', {
+      attributes: { 'gen_ai.operation.name': 'invoke_agent' },
+      startTime: Date.now() - 2 * 3600_000,
+    });
     pipeline.tracer.startSpan('unrelated').end();
     expect(pipeline.runSpans()).toHaveLength(0);
     run.end();
@@ -642,7 +661,10 @@ describe('row 33: secrets never reach the exporter', () => {
   it('keeps no secret in any exported span, and UND_ERR_SOCKET survives', () => {
     const pipeline = createPipeline();
     const run = pipeline.startRun();
-    run.span.setAttribute('gen_ai.input.messages', JSON.stringify([{ role: 'user', content: `my key is ${secrets[0]}` }]));
+    run.span.setAttribute(
+      'gen_ai.input.messages',
+      JSON.stringify([{ role: 'user', content: `my key is ${secrets[0]}` }]),
+    );
     run.span.updateName('invoke_agent for alice@example.com');
     const a = run.startAttempt({ boundary });
     a.span.addEvent('debug', { note: `token=hunter2hunter2 at /home/alice/project` });
@@ -655,13 +677,25 @@ describe('row 33: secrets never reach the exporter', () => {
     drop.message = `terminated while calling https://user:pw@api.example.com/v1?api_key=${secrets[3]} for alice@example.com`;
     drop.stack = `TypeError: ${drop.message}\n    at fetch (/home/alice/project/node_modules/undici/index.js:1:1)\n    at key ${secrets[4]}`;
     a.fail(drop);
-    const linked = pipeline.tracer.startSpan('linked', { links: [{ context: run.span.spanContext(), attributes: { owner: secrets[1]! } }] }, run.context);
+    const linked = pipeline.tracer.startSpan(
+      'linked',
+      { links: [{ context: run.span.spanContext(), attributes: { owner: secrets[1]! } }] },
+      run.context,
+    );
     linked.setStatus({ code: 2, message: `failed for ${secrets[1]} with ${secrets[0]}` });
     linked.end();
     run.end();
 
     const exported = JSON.stringify(
-      pipeline.spans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, links: s.links.map((l) => l.attributes), status: s.status })),
+      pipeline
+        .spans()
+        .map((s) => ({
+          name: s.name,
+          attributes: s.attributes,
+          events: s.events,
+          links: s.links.map((l) => l.attributes),
+          status: s.status,
+        })),
     );
     for (const secret of secrets) expect(exported).not.toContain(secret);
     expect(exported).not.toContain('user:pw');

@@ -29,7 +29,11 @@ export interface BufbuildMessage {
 
 export declare const ProtobufjsLong: { fromString(value: string, unsigned?: boolean): object };
 export declare function encodeWithProtobufjs(type: MessageName, message: object): Uint8Array;
-export declare function bufbuildMessage(type: MessageName, init: object, unknown?: BufbuildUnknownField[]): BufbuildMessage;
+export declare function bufbuildMessage(
+  type: MessageName,
+  init: object,
+  unknown?: BufbuildUnknownField[],
+): BufbuildMessage;
 export declare function encodeWithBufbuild(request: BufbuildMessage): Uint8Array;
 
 /** protobufjs's decode alone: its own message objects. */

@@ -11,8 +11,21 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import protobufjs from 'protobufjs/minimal.js';
 import { ExportTraceServiceRequestSchema } from './bufbuild/opentelemetry/proto/collector/trace/v1/trace_service_pb.js';
-import { ResourceSpansSchema, ScopeSpansSchema, Span_EventSchema, Span_LinkSchema, SpanSchema, StatusSchema } from './bufbuild/opentelemetry/proto/trace/v1/trace_pb.js';
-import { AnyValueSchema, ArrayValueSchema, InstrumentationScopeSchema, KeyValueListSchema, KeyValueSchema } from './bufbuild/opentelemetry/proto/common/v1/common_pb.js';
+import {
+  ResourceSpansSchema,
+  ScopeSpansSchema,
+  Span_EventSchema,
+  Span_LinkSchema,
+  SpanSchema,
+  StatusSchema,
+} from './bufbuild/opentelemetry/proto/trace/v1/trace_pb.js';
+import {
+  AnyValueSchema,
+  ArrayValueSchema,
+  InstrumentationScopeSchema,
+  KeyValueListSchema,
+  KeyValueSchema,
+} from './bufbuild/opentelemetry/proto/common/v1/common_pb.js';
 import { ResourceSchema } from './bufbuild/opentelemetry/proto/resource/v1/resource_pb.js';
 import { opentelemetry } from './protobufjs/otlp-trace.js';
 
@@ -155,7 +168,10 @@ export function protobufjsToOtlpJson(request) {
   return {
     resourceSpans: request.resourceSpans.map((rs) => ({
       resource: rs.resource
-        ? { attributes: pjAttributes(rs.resource.attributes), droppedAttributesCount: rs.resource.droppedAttributesCount }
+        ? {
+            attributes: pjAttributes(rs.resource.attributes),
+            droppedAttributesCount: rs.resource.droppedAttributesCount,
+          }
         : { attributes: [], droppedAttributesCount: 0 },
       scopeSpans: rs.scopeSpans.map((ss) => ({
         scope: ss.scope
@@ -254,7 +270,10 @@ export function bufbuildToOtlpJson(request) {
   return {
     resourceSpans: request.resourceSpans.map((rs) => ({
       resource: rs.resource
-        ? { attributes: bbAttributes(rs.resource.attributes), droppedAttributesCount: rs.resource.droppedAttributesCount }
+        ? {
+            attributes: bbAttributes(rs.resource.attributes),
+            droppedAttributesCount: rs.resource.droppedAttributesCount,
+          }
         : { attributes: [], droppedAttributesCount: 0 },
       scopeSpans: rs.scopeSpans.map((ss) => ({
         scope: ss.scope

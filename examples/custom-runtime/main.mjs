@@ -56,7 +56,11 @@ const TOOLS = {
   write_file: {
     sideEffects: 'unsafe',
     description: 'Writes a file of the workspace.',
-    parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    },
     run: ({ path, content }) => (workspace.set(path, content), `wrote ${path}`),
   },
 };
@@ -64,17 +68,27 @@ const TOOLS = {
 const TOOL_SIDE_EFFECTS = Object.fromEntries(Object.entries(TOOLS).map(([name, tool]) => [name, tool.sideEffects]));
 /** The side-effect boundary of every request: the tools the model may call. */
 const BOUNDARY = { tools: Object.entries(TOOL_SIDE_EFFECTS).map(([name, sideEffects]) => ({ name, sideEffects })) };
-const TOOL_SCHEMAS = Object.entries(TOOLS).map(([name, { description, parameters }]) => ({ type: 'function', function: { name, description, parameters } }));
+const TOOL_SCHEMAS = Object.entries(TOOLS).map(([name, { description, parameters }]) => ({
+  type: 'function',
+  function: { name, description, parameters },
+}));
 
 /** The attributes the processor wrote on the run span that the console exporter prints. */
-const EXPORTED_KEYS = ['incident.outcome', 'incident.retry_safety', 'incident.retry_safety.reason', 'incident.recovery.action'];
+const EXPORTED_KEYS = [
+  'incident.outcome',
+  'incident.retry_safety',
+  'incident.retry_safety.reason',
+  'incident.recovery.action',
+];
 
 /** Prints some incident attributes of each exported run span. */
 class ConsoleRunExporter {
   export(spans, done) {
     for (const span of spans) {
       if (span.attributes['incident.outcome'] === undefined) continue;
-      const shown = EXPORTED_KEYS.filter((key) => span.attributes[key] !== undefined).map((key) => `${key}=${span.attributes[key]}`);
+      const shown = EXPORTED_KEYS.filter((key) => span.attributes[key] !== undefined).map(
+        (key) => `${key}=${span.attributes[key]}`,
+      );
       say(`  exported "${span.name}": ${shown.join(' ')}`);
     }
     done({ code: ExportResultCode.SUCCESS });
@@ -187,7 +201,11 @@ async function request(client, run, attempt, messages) {
     runCompleted();
     const assistant = { role: 'assistant', content: text || null };
     if (calls.length > 0) {
-      assistant.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+      assistant.tool_calls = calls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      }));
     }
     return { messages: [assistant, ...results], done: calls.length === 0 };
   } finally {
@@ -231,7 +249,9 @@ async function turn(client, taskId, userText) {
   if (task.state === 'IN_PROGRESS') say(`  stopped: still no answer after ${MAX_REQUESTS} requests`);
   const incident = run.end();
   const detail = incident.causeDetail ? `(${incident.causeDetail})` : '';
-  say(`  verdict: ${incident.outcome} · ${incident.cause ?? '-'}${detail} · ${incident.phase ?? '-'} · ${incident.retrySafety ?? '-'}`);
+  say(
+    `  verdict: ${incident.outcome} · ${incident.cause ?? '-'}${detail} · ${incident.phase ?? '-'} · ${incident.retrySafety ?? '-'}`,
+  );
   say(`  action: ${action ? `${action.kind} (${action.reason})` : 'none'}`);
   const shown = presentIncident(incident, { locale: 'en' });
   say(`  user sees [${shown.severity}] ${shown.title}\n    ${shown.message}\n    → ${shown.suggestedAction}`);
@@ -240,7 +260,11 @@ async function turn(client, taskId, userText) {
 if (process.env.OPENAI_API_KEY) {
   // The runtime owns retries (through safeRetry), so the SDK must not retry behind its back.
   say('A real turn on OpenAI');
-  await turn(new OpenAI({ maxRetries: 0 }), 'real-1', process.argv[2] ?? 'Read README.md and write a one-line summary of it to notes.md.');
+  await turn(
+    new OpenAI({ maxRetries: 0 }),
+    'real-1',
+    process.argv[2] ?? 'Read README.md and write a one-line summary of it to notes.md.',
+  );
 } else {
   const fake = await startFakeProvider();
   const client = new OpenAI({ baseURL: fake.baseURL, apiKey: 'fake-key', maxRetries: 0 });
@@ -251,14 +275,28 @@ if (process.env.OPENAI_API_KEY) {
     await turn(client, 'task-1', 'What does this project do?');
 
     say('\n2. Text streams, then the socket drops');
-    fake.enqueue(reply.script({ type: 'text', text: ['The README ', 'says that'] }, { type: 'delay', ms: 20 }, { type: 'destroy' }));
+    fake.enqueue(
+      reply.script(
+        { type: 'text', text: ['The README ', 'says that'] },
+        { type: 'delay', ms: 20 },
+        { type: 'destroy' },
+      ),
+    );
     await turn(client, 'task-2', 'Summarize README.md.');
 
     say('\n3. write_file runs, then the socket drops while the next call streams');
     fake.enqueue(
       reply.script(
-        { type: 'tool-call', name: 'write_file', arguments: JSON.stringify({ path: 'notes.md', content: 'Explains agent runs.' }) },
-        { type: 'partial-tool-call', name: 'write_file', arguments: JSON.stringify({ path: 'CHANGELOG.md', content: '- notes' }) },
+        {
+          type: 'tool-call',
+          name: 'write_file',
+          arguments: JSON.stringify({ path: 'notes.md', content: 'Explains agent runs.' }),
+        },
+        {
+          type: 'partial-tool-call',
+          name: 'write_file',
+          arguments: JSON.stringify({ path: 'CHANGELOG.md', content: '- notes' }),
+        },
         { type: 'delay', ms: 20 },
         { type: 'destroy' },
       ),

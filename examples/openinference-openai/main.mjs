@@ -140,11 +140,20 @@ async function runTools(run, attempt, answer, messages) {
   messages.push({
     role: 'assistant',
     content: answer.text || null,
-    tool_calls: answer.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+    tool_calls: answer.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    })),
   });
   for (const call of answer.toolCalls) {
     console.log(`  tool: ${call.name} ${call.arguments}`);
-    const tool = run.startTool({ name: call.name, callId: call.id, sideEffects: TOOL_SIDE_EFFECTS[call.name], attempt });
+    const tool = run.startTool({
+      name: call.name,
+      callId: call.id,
+      sideEffects: TOOL_SIDE_EFFECTS[call.name],
+      attempt,
+    });
     let content;
     try {
       if (call.name !== 'read_file') throw new Error(`unknown tool ${call.name}`);
@@ -183,7 +192,9 @@ async function agentRun(client, task) {
         // (maxAutoRetries, 1 by default), which the verdict already counts.
         const verdict = run.incident();
         const retry = verdict.retrySafety === 'auto_retry';
-        console.log(`  request failed, ${causeOf(verdict)}: retry safety ${verdict.retrySafety} → ${retry ? 'retrying now' : 'not retrying'}`);
+        console.log(
+          `  request failed, ${causeOf(verdict)}: retry safety ${verdict.retrySafety} → ${retry ? 'retrying now' : 'not retrying'}`,
+        );
         if (!retry) return;
         run.retryIssued(attempt);
       } else if (answer.toolCalls.length > 0) {
@@ -215,15 +226,24 @@ async function play(title, client, task) {
 
 if (process.env.OPENAI_API_KEY) {
   // The agent owns retries (gated on the verdict), so the SDK must not retry behind its back.
-  await play('A real run on OpenAI', new OpenAI({ maxRetries: 0 }), process.argv[2] ?? 'Read package.json and tell me the package name and version.');
+  await play(
+    'A real run on OpenAI',
+    new OpenAI({ maxRetries: 0 }),
+    process.argv[2] ?? 'Read package.json and tell me the package name and version.',
+  );
 } else {
   const fake = await startFakeProvider();
   const client = new OpenAI({ baseURL: fake.baseURL, apiKey: 'fake-key', maxRetries: 0 });
   console.log(`Fake provider on ${fake.url} (set OPENAI_API_KEY to use OpenAI).`);
   try {
-    fake.enqueue(reply.script({ type: 'text', text: ['The README', ' explains'] }, { type: 'delay', ms: 20 }, { type: 'destroy' }));
+    fake.enqueue(
+      reply.script({ type: 'text', text: ['The README', ' explains'] }, { type: 'delay', ms: 20 }, { type: 'destroy' }),
+    );
     await play('(a) the socket drops while the answer streams', client, 'Summarize README.md.');
-    fake.enqueue(reply.toolCall('read_file', { path: 'package.json' }), reply.text(['The package is ', 'agent-incidents.']));
+    fake.enqueue(
+      reply.toolCall('read_file', { path: 'package.json' }),
+      reply.text(['The package is ', 'agent-incidents.']),
+    );
     await play('(b) a read-only tool runs, then the answer streams', client, 'What is this package called?');
   } finally {
     await fake.close();

@@ -161,7 +161,9 @@ async function agentRun({ model, providerName, task, onToolCall = () => undefine
         // (maxAutoRetries, 1 by default), which the verdict already counts.
         const verdict = run.incident();
         const retry = verdict.retrySafety === 'auto_retry';
-        console.log(`  request failed, ${causeOf(verdict)}: retry safety ${verdict.retrySafety} → ${retry ? 'retrying now' : 'not retrying'}`);
+        console.log(
+          `  request failed, ${causeOf(verdict)}: retry safety ${verdict.retrySafety} → ${retry ? 'retrying now' : 'not retrying'}`,
+        );
         if (!retry) throw failure;
       }
     },
@@ -194,13 +196,21 @@ function realModel() {
 
 const real = realModel();
 if (real) {
-  await play(`A real run on ${real.providerName}`, { ...real, task: process.argv[2] ?? 'Read package.json and tell me the package name and version.' });
+  await play(`A real run on ${real.providerName}`, {
+    ...real,
+    task: process.argv[2] ?? 'Read package.json and tell me the package name and version.',
+  });
 } else {
   const fake = await startFakeProvider();
   console.log(`Fake provider on ${fake.url} (set OPENAI_API_KEY or ANTHROPIC_API_KEY to use a real model).`);
-  const fakeModel = { model: createOpenAI({ baseURL: fake.baseURL, apiKey: 'fake-key' })('gpt-4o-mini'), providerName: 'openai' };
+  const fakeModel = {
+    model: createOpenAI({ baseURL: fake.baseURL, apiKey: 'fake-key' })('gpt-4o-mini'),
+    providerName: 'openai',
+  };
   try {
-    fake.enqueue(reply.script({ type: 'text', text: ['The README', ' explains'] }, { type: 'delay', ms: 20 }, { type: 'destroy' }));
+    fake.enqueue(
+      reply.script({ type: 'text', text: ['The README', ' explains'] }, { type: 'delay', ms: 20 }, { type: 'destroy' }),
+    );
     await play('(a) the socket drops while the answer streams', { ...fakeModel, task: 'Summarize README.md.' });
 
     fake.enqueue(reply.status(503), reply.text('The package is agent-incidents.'));

@@ -44,8 +44,10 @@ export function shorten(duration) {
 /** Range selectors, subquery steps and offsets of an expression, shortened. */
 export function shortenExpr(expr) {
   return expr
-    .replace(new RegExp(String.raw`\[(${DURATION})(:(${DURATION})?)?\]`, 'g'), (_m, range, colon, step) =>
-      `[${shorten(range)}${colon ? `:${step ? shorten(step) : ''}` : ''}]`)
+    .replace(
+      new RegExp(String.raw`\[(${DURATION})(:(${DURATION})?)?\]`, 'g'),
+      (_m, range, colon, step) => `[${shorten(range)}${colon ? `:${step ? shorten(step) : ''}` : ''}]`,
+    )
     .replace(new RegExp(String.raw`\boffset\s+(${DURATION})`, 'g'), (_m, d) => `offset ${shorten(d)}`);
 }
 

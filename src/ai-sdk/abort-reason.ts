@@ -51,7 +51,11 @@ export function abortMeaning(options: {
   if (reason?.name === 'TimeoutError') {
     const match = typeof reason.message === 'string' ? SDK_WATCHDOG.exec(reason.message) : null;
     if (match?.[1] === 'Chunk') {
-      return { kind: 'watchdog', phase: options.progressSeen ? 'silent_stream' : 'connect', budgetMillis: Number(match[2]) };
+      return {
+        kind: 'watchdog',
+        phase: options.progressSeen ? 'silent_stream' : 'connect',
+        budgetMillis: Number(match[2]),
+      };
     }
     // Nothing arrived yet by definition: a connect stall.
     if (match?.[1] === 'First chunk') return { kind: 'watchdog', phase: 'connect', budgetMillis: Number(match[2]) };

@@ -47,7 +47,9 @@ export class AiSdkRun {
       parentContext: options.parentContext,
       policy: options.policy,
     });
-    const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, this.#controller.signal]) : this.#controller.signal;
+    const signal = options.abortSignal
+      ? AbortSignal.any([options.abortSignal, this.#controller.signal])
+      : this.#controller.signal;
     this.#run = new RunState(this.recorder, options, trustedReadOnly, signal);
   }
 
@@ -94,10 +96,20 @@ export class AiSdkRun {
     const abortSignal = options.abortSignal ? AbortSignal.any([options.abortSignal, run.signal]) : run.signal;
     if (AI_SDK_7) {
       const { experimental_telemetry: legacy, telemetry: current, ...rest } = options;
-      return { ...rest, model, abortSignal, telemetry: telemetry7(run, current ?? legacy ?? {}, runIntegration(run, state)) } as unknown as O;
+      return {
+        ...rest,
+        model,
+        abortSignal,
+        telemetry: telemetry7(run, current ?? legacy ?? {}, runIntegration(run, state)),
+      } as unknown as O;
     }
     const telemetry = options.experimental_telemetry ?? {};
-    const integrations = telemetry.integrations === undefined ? [] : Array.isArray(telemetry.integrations) ? telemetry.integrations : [telemetry.integrations];
+    const integrations =
+      telemetry.integrations === undefined
+        ? []
+        : Array.isArray(telemetry.integrations)
+          ? telemetry.integrations
+          : [telemetry.integrations];
     return {
       ...options,
       model,
@@ -203,7 +215,10 @@ export type AgentRunResult<T> =
  * });
  * if (!ok && incident.retrySafety === 'auto_retry') retry();
  */
-export async function withAgentRun<T>(options: AgentRunOptions, fn: (run: AiSdkRun) => Promise<T>): Promise<AgentRunResult<T>> {
+export async function withAgentRun<T>(
+  options: AgentRunOptions,
+  fn: (run: AiSdkRun) => Promise<T>,
+): Promise<AgentRunResult<T>> {
   const run = startAgentRun(options);
   try {
     const value = await run.with(() => fn(run));

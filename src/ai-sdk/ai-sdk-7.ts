@@ -68,13 +68,19 @@ function registeredIntegrations(): readonly object[] {
 function markingFrameworkCalls(tracer: Tracer, started: (span: Span) => void): Tracer {
   return {
     startSpan(name: string, options?: SpanOptions, context?: Context): Span {
-      if (options?.attributes?.['gen_ai.operation.name'] !== 'invoke_agent') return tracer.startSpan(name, options, context);
-      const span = tracer.startSpan(name, { ...options, attributes: { ...options.attributes, [FRAMEWORK_CALL]: true } }, context);
+      if (options?.attributes?.['gen_ai.operation.name'] !== 'invoke_agent')
+        return tracer.startSpan(name, options, context);
+      const span = tracer.startSpan(
+        name,
+        { ...options, attributes: { ...options.attributes, [FRAMEWORK_CALL]: true } },
+        context,
+      );
       started(span);
       return span;
     },
     // Not used by @ai-sdk/otel 1.x; delegated unmarked.
-    startActiveSpan: ((...args: unknown[]) => (tracer.startActiveSpan as (...args: unknown[]) => unknown).apply(tracer, args)) as Tracer['startActiveSpan'],
+    startActiveSpan: ((...args: unknown[]) =>
+      (tracer.startActiveSpan as (...args: unknown[]) => unknown).apply(tracer, args)) as Tracer['startActiveSpan'],
   };
 }
 
@@ -86,7 +92,8 @@ function markingFrameworkCalls(tracer: Tracer, started: (span: Span) => void): T
  */
 export function telemetry7(run: RunState, telemetry: AiSdkTelemetryOptions, own: object): Record<string, unknown> {
   const { tracer, integrations: given, ...rest } = telemetry;
-  const chosen: readonly object[] = given === undefined ? registeredIntegrations() : Array.isArray(given) ? (given as object[]) : [given as object];
+  const chosen: readonly object[] =
+    given === undefined ? registeredIntegrations() : Array.isArray(given) ? (given as object[]) : [given as object];
   const otel = isAiSdkOtel(run.options.aiSdkOtel) ? run.options.aiSdkOtel : loadAiSdkOtel();
   if (!otel) {
     if (!warnedNoOtel) {
@@ -103,7 +110,13 @@ export function telemetry7(run: RunState, telemetry: AiSdkTelemetryOptions, own:
     return { ...rest, isEnabled: true, integrations: [own, ...chosen] };
   }
   // @ai-sdk/otel's own default tracer is `gen_ai`; the run's `tracer` option, or the per-call `tracer` of 6, wins.
-  run.sdkTracer ??= markingFrameworkCalls(tracer ?? run.options.tracer ?? trace.getTracer('gen_ai'), (span) => run.sdkSpans.push(span));
+  run.sdkTracer ??= markingFrameworkCalls(tracer ?? run.options.tracer ?? trace.getTracer('gen_ai'), (span) =>
+    run.sdkSpans.push(span),
+  );
   const others = chosen.filter((integration) => !(integration instanceof otel.OpenTelemetry));
-  return { ...rest, isEnabled: true, integrations: [own, new otel.OpenTelemetry({ tracer: run.sdkTracer }), ...others] };
+  return {
+    ...rest,
+    isEnabled: true,
+    integrations: [own, new otel.OpenTelemetry({ tracer: run.sdkTracer }), ...others],
+  };
 }

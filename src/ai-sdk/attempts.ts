@@ -17,8 +17,17 @@ import { isProviderExecuted, requestBoundary, toolSideEffects } from './tool-cla
 
 /** Stream parts that are real output (docs/conventions.md#fact-events, `provider_progress`): they move the watchdog to `silent_stream`. */
 const OUTPUT_PARTS = new Set([
-  'text-start', 'text-delta', 'reasoning-start', 'reasoning-delta', 'reasoning-file',
-  'tool-input-start', 'tool-input-delta', 'tool-call', 'tool-result', 'file', 'source',
+  'text-start',
+  'text-delta',
+  'reasoning-start',
+  'reasoning-delta',
+  'reasoning-file',
+  'tool-input-start',
+  'tool-input-delta',
+  'tool-call',
+  'tool-result',
+  'file',
+  'source',
 ]);
 
 /** Parts of `ai` 7 (LanguageModelV4) recorded as the part of 6 that means the same. */
@@ -47,7 +56,10 @@ const OBSERVABLE_SPECIFICATIONS: readonly unknown[] = AI_SDK_7 ? ['v3', 'v4'] : 
 function resolveModel(model: LanguageModel): LanguageModelV3 | undefined {
   const resolved: unknown =
     typeof model === 'string'
-      ? ((globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): unknown } }).AI_SDK_DEFAULT_PROVIDER ?? ai.gateway).languageModel(model)
+      ? (
+          (globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): unknown } })
+            .AI_SDK_DEFAULT_PROVIDER ?? ai.gateway
+        ).languageModel(model)
       : model;
   const specification = (resolved as { specificationVersion?: unknown } | undefined)?.specificationVersion;
   return OBSERVABLE_SPECIFICATIONS.includes(specification) ? (resolved as LanguageModelV3) : undefined;
@@ -58,7 +70,9 @@ export function observedModel(run: RunState, state: CallState, model: LanguageMo
   const observable = resolveModel(model);
   if (!observable) {
     run.unobserved = true;
-    diag.warn('agent-incidents/ai-sdk: the model is not a LanguageModelV3 (or V4 with ai 7); its attempts are not observed, only the SDK spans are read.');
+    diag.warn(
+      'agent-incidents/ai-sdk: the model is not a LanguageModelV3 (or V4 with ai 7); its attempts are not observed, only the SDK spans are read.',
+    );
     return model;
   }
   return ai.wrapLanguageModel({ model: observable, middleware: middleware(run, state) });
@@ -71,14 +85,22 @@ function finishReasonOf(part: StreamPart): string | undefined {
 }
 
 /** Starts observing one provider request: adopts the SDK's attempt span (or starts one). */
-function startAttempt(run: RunState, state: CallState, requestTools: readonly RequestTool[] | undefined, signal: AbortSignal | undefined): ObservedAttempt {
+function startAttempt(
+  run: RunState,
+  state: CallState,
+  requestTools: readonly RequestTool[] | undefined,
+  signal: AbortSignal | undefined,
+): ObservedAttempt {
   const boundary = requestBoundary(requestTools, state.sources);
   const active = trace.getActiveSpan();
   // With telemetry on, the SDK's doStream/doGenerate span (ai 6) or `chat` span (ai 7) is active here;
   // without it, or when it is already an attempt (ai 7's generateText retries in one span), record our own.
-  const adoptable = active !== undefined && active.isRecording() && active !== run.recorder.span && !run.adopted.has(active);
+  const adoptable =
+    active !== undefined && active.isRecording() && active !== run.recorder.span && !run.adopted.has(active);
   if (adoptable) run.adopted.add(active);
-  const recorder = adoptable ? run.recorder.adoptAttempt(active, { boundary }) : run.recorder.startAttempt({ boundary });
+  const recorder = adoptable
+    ? run.recorder.adoptAttempt(active, { boundary })
+    : run.recorder.startAttempt({ boundary });
   run.attempts.push(recorder);
   const attempt: ObservedAttempt = { recorder, progressSeen: false };
   state.current = attempt;
@@ -124,12 +146,21 @@ function aborted(run: RunState, state: CallState, reason: unknown): void {
   if (streaming) attempt.recorder.close();
 }
 
-function failedBeforeStream(run: RunState, state: CallState, { recorder }: ObservedAttempt, error: unknown, signal: AbortSignal | undefined): void {
+function failedBeforeStream(
+  run: RunState,
+  state: CallState,
+  { recorder }: ObservedAttempt,
+  error: unknown,
+  signal: AbortSignal | undefined,
+): void {
   if (signal?.aborted) return; // the abort listener recorded why
   recorder.fail(error);
   state.failuresInARow += 1;
   // The SDK retries a retryable rejection while its budget lasts; say so before the backoff.
-  if ((error as { isRetryable?: unknown } | undefined)?.isRetryable === true && state.failuresInARow <= state.maxRetries) {
+  if (
+    (error as { isRetryable?: unknown } | undefined)?.isRetryable === true &&
+    state.failuresInARow <= state.maxRetries
+  ) {
     run.recorder.retryIssued(recorder);
   }
 }

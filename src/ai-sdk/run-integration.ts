@@ -17,7 +17,11 @@ import { toolSideEffects } from './tool-classes.js';
 /** One telemetry integration of the run: the `ai` 6 callbacks and the `ai` 7 ones (each version calls only its own). */
 export interface RunIntegration extends TelemetryIntegration {
   /** `ai` 7: wraps each local tool execution (ours is the innermost wrapper, inside the span integration's context). */
-  executeTool?<T>(options: { readonly toolCallId?: string; readonly toolCall?: { readonly toolName?: string }; readonly execute: () => PromiseLike<T> }): PromiseLike<T>;
+  executeTool?<T>(options: {
+    readonly toolCallId?: string;
+    readonly toolCall?: { readonly toolName?: string };
+    readonly execute: () => PromiseLike<T>;
+  }): PromiseLike<T>;
   /** `ai` 7: the call ended normally. */
   onEnd?(): void;
 }
@@ -34,15 +38,26 @@ function spanName(span: Span): string | undefined {
  * from `OpenTelemetry`, `ai.toolCall` from `LegacyOpenTelemetry`. It is
  * adopted; without one, the run records the tool on a span of its own.
  */
-async function executeTool<T>(run: RunState, state: CallState, name: string, execute: () => PromiseLike<T>): Promise<T> {
+async function executeTool<T>(
+  run: RunState,
+  state: CallState,
+  name: string,
+  execute: () => PromiseLike<T>,
+): Promise<T> {
   let tool: ToolRecorder | undefined;
   quietly(() => {
     const sideEffects = toolSideEffects(name, state.sources);
     const attempt = run.attempts.at(-1);
     const active = trace.getActiveSpan();
     const activeName = active === undefined ? undefined : spanName(active);
-    const isToolSpan = active !== undefined && active.isRecording() && active !== run.recorder.span && (activeName?.startsWith('execute_tool') === true || activeName === 'ai.toolCall');
-    tool = isToolSpan ? run.recorder.adoptTool(active, { name, sideEffects, attempt }) : run.recorder.startTool({ name, sideEffects, attempt });
+    const isToolSpan =
+      active !== undefined &&
+      active.isRecording() &&
+      active !== run.recorder.span &&
+      (activeName?.startsWith('execute_tool') === true || activeName === 'ai.toolCall');
+    tool = isToolSpan
+      ? run.recorder.adoptTool(active, { name, sideEffects, attempt })
+      : run.recorder.startTool({ name, sideEffects, attempt });
   });
   state.runningTools += 1;
   if (tool) run.toolsRunning.add(tool);

@@ -43,7 +43,8 @@ function annotationsOf(tool: ToolLike | undefined): McpToolAnnotations | undefin
 export function toolSideEffects(name: string, sources: ToolClassSources): ToolSideEffects {
   const declared = sources.declared?.[name] ?? (sources.trustedReadOnly?.includes(name) ? 'read_only' : 'unknown');
   const hints = annotationsOf(sources.tools?.[name]);
-  const hinted: ToolSideEffects | undefined = hints?.destructiveHint === true || hints?.readOnlyHint === false ? 'unsafe' : undefined;
+  const hinted: ToolSideEffects | undefined =
+    hints?.destructiveHint === true || hints?.readOnlyHint === false ? 'unsafe' : undefined;
   return hinted !== undefined && TRUST[hinted] < TRUST[declared] ? hinted : declared;
 }
 
@@ -60,7 +61,10 @@ export interface RequestTool {
 }
 
 /** The side-effect boundary of a request that exposes `requestTools`. */
-export function requestBoundary(requestTools: readonly RequestTool[] | undefined, sources: ToolClassSources): BoundaryInput {
+export function requestBoundary(
+  requestTools: readonly RequestTool[] | undefined,
+  sources: ToolClassSources,
+): BoundaryInput {
   const tools: BoundaryToolInput[] = [];
   for (const definition of requestTools ?? []) {
     if (typeof definition.name !== 'string') continue;

@@ -33,7 +33,8 @@ class ExportFailed extends Error {}
 function positiveInt(name: string, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > max) throw new InvalidArgumentError(`${name} must be an integer from 1 to ${max}.`);
+    if (!Number.isInteger(n) || n < 1 || n > max)
+      throw new InvalidArgumentError(`${name} must be an integer from 1 to ${max}.`);
     return n;
   };
 }
@@ -51,7 +52,8 @@ function viewerUrl(value: string): string {
 function nonNegativeInt(name: string, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0 || n > max) throw new InvalidArgumentError(`${name} must be an integer from 0 to ${max}.`);
+    if (!Number.isInteger(n) || n < 0 || n > max)
+      throw new InvalidArgumentError(`${name} must be an integer from 0 to ${max}.`);
     return n;
   };
 }
@@ -73,7 +75,9 @@ function styleFor(stream: NodeJS.WriteStream): SummaryStyle {
 
 /** The package's version, read from its package.json at run time (two levels up from both src/cli and dist/cli). */
 export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version?: unknown;
+  };
   return typeof manifest.version === 'string' ? manifest.version : '0.0.0';
 }
 
@@ -90,7 +94,8 @@ interface ReportOptions {
 
 /** The input of `report`: the file, or stdin for `-` or no file when stdin is piped. */
 function reportInput(file: string | undefined): { stream: Readable; name: string } {
-  if (file === undefined && process.stdin.isTTY) throw new UsageError('report: give an OTLP/JSON lines file, or pipe one in (`-` reads stdin)');
+  if (file === undefined && process.stdin.isTTY)
+    throw new UsageError('report: give an OTLP/JSON lines file, or pipe one in (`-` reads stdin)');
   if (file === undefined || file === '-') return { stream: process.stdin, name: 'stdin' };
   return { stream: createReadStream(file), name: file };
 }
@@ -100,7 +105,8 @@ async function buildReport(file: string | undefined, opts: ReportOptions): Promi
   try {
     return await readReport(stream, { limit: opts.limit, maxSpans: opts.maxSpans, idleLines: opts.idleLines });
   } catch (error) {
-    if (error instanceof OtlpJsonError || error instanceof GzipInputError) throw new UsageError(`${name}: ${error.message}`);
+    if (error instanceof OtlpJsonError || error instanceof GzipInputError)
+      throw new UsageError(`${name}: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string' && code.startsWith('E')) throw new UsageError(`cannot read ${name}: ${code}`);
     throw error;
@@ -122,7 +128,9 @@ export function createProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .showSuggestionAfterError(false)
-    .configureOutput({ outputError: (text, write) => write(`agent-incidents: ${text.replace(/^error: /, '').trim()}\n`) });
+    .configureOutput({
+      outputError: (text, write) => write(`agent-incidents: ${text.replace(/^error: /, '').trim()}\n`),
+    });
 
   program
     .command('demo')
@@ -151,7 +159,9 @@ export function createProgram(): Command {
         progress?.done();
       }
       process.stdout.write(renderSummary(result.report, styleFor(process.stdout)) + '\n\n');
-      process.stdout.write(`wrote ${counted(result.spans, 'span')} in ${counted(result.traces, 'trace')} to ${opts.out} (OTLP/JSON, one ExportTraceServiceRequest per line)\n`);
+      process.stdout.write(
+        `wrote ${counted(result.spans, 'span')} in ${counted(result.traces, 'trace')} to ${opts.out} (OTLP/JSON, one ExportTraceServiceRequest per line)\n`,
+      );
       if (opts.otlpEndpoint) {
         if (result.otlpError) throw new ExportFailed(`export to ${opts.otlpEndpoint} failed: ${result.otlpError}`);
         process.stdout.write(`exported to ${opts.otlpEndpoint}\n`);
@@ -160,15 +170,36 @@ export function createProgram(): Command {
 
   program
     .command('report')
-    .description('summarize an OTLP/JSON lines file (plain or gzip; `-` or a pipe: stdin); runs exported without a verdict are judged from their spans')
+    .description(
+      'summarize an OTLP/JSON lines file (plain or gzip; `-` or a pipe: stdin); runs exported without a verdict are judged from their spans',
+    )
     .argument('[file]', 'OTLP/JSON lines file, one ExportTraceServiceRequest per line; `-` for stdin')
     .option('--json', 'print the report as JSON (the IncidentReport of docs/cli.md) instead of the table')
     .option('--html <file>', 'also write the report as a self-contained HTML page')
-    .option('--jaeger-url <url>', 'Jaeger UI address, e.g. http://127.0.0.1:16686: link each incident to its trace', viewerUrl)
-    .option('--limit <n>', 'incidents listed one by one (counts always cover all)', nonNegativeInt('--limit', 1_000_000), REPORT_DEFAULTS.limit)
+    .option(
+      '--jaeger-url <url>',
+      'Jaeger UI address, e.g. http://127.0.0.1:16686: link each incident to its trace',
+      viewerUrl,
+    )
+    .option(
+      '--limit <n>',
+      'incidents listed one by one (counts always cover all)',
+      nonNegativeInt('--limit', 1_000_000),
+      REPORT_DEFAULTS.limit,
+    )
     .option('--show <n>', 'most recent incidents shown in the table', nonNegativeInt('--show', 1_000_000), 20)
-    .option('--max-spans <n>', 'spans of unfinished traces held at most; over it the oldest trace is judged early', positiveInt('--max-spans', 100_000_000), REPORT_DEFAULTS.maxSpans)
-    .option('--idle-lines <n>', 'a trace with no span in this many lines is judged', positiveInt('--idle-lines', 100_000_000), REPORT_DEFAULTS.idleLines)
+    .option(
+      '--max-spans <n>',
+      'spans of unfinished traces held at most; over it the oldest trace is judged early',
+      positiveInt('--max-spans', 100_000_000),
+      REPORT_DEFAULTS.maxSpans,
+    )
+    .option(
+      '--idle-lines <n>',
+      'a trace with no span in this many lines is judged',
+      positiveInt('--idle-lines', 100_000_000),
+      REPORT_DEFAULTS.idleLines,
+    )
     .exitOverride()
     .action(async (file: string | undefined, opts: ReportOptions) => {
       const report = await buildReport(file, opts);
@@ -176,9 +207,14 @@ export function createProgram(): Command {
       const inputName = file === undefined || file === '-' ? 'stdin' : file;
       if (opts.html) {
         try {
-          await writeFile(opts.html, renderIncidentPage(report, { jaegerUrl: opts.jaegerUrl, generatedAt: new Date(), inputName }));
+          await writeFile(
+            opts.html,
+            renderIncidentPage(report, { jaegerUrl: opts.jaegerUrl, generatedAt: new Date(), inputName }),
+          );
         } catch (error) {
-          throw new UsageError(`cannot write ${opts.html}: ${(error as NodeJS.ErrnoException).code ?? errorText(error)}`);
+          throw new UsageError(
+            `cannot write ${opts.html}: ${(error as NodeJS.ErrnoException).code ?? errorText(error)}`,
+          );
         }
       }
       // No span at all is not an error (an idle export is empty): said on stderr, exit code 0; stdout gets no table of zeros, but --json still its report.
@@ -189,14 +225,23 @@ export function createProgram(): Command {
         return;
       }
       const style = styleFor(process.stdout);
-      const parts = noSpans !== undefined ? [] : [renderSummary(report, style), renderIncidentList(report, { count: opts.show, jaegerUrl: opts.jaegerUrl }, style), renderReportNotes(report)];
+      const parts =
+        noSpans !== undefined
+          ? []
+          : [
+              renderSummary(report, style),
+              renderIncidentList(report, { count: opts.show, jaegerUrl: opts.jaegerUrl }, style),
+              renderReportNotes(report),
+            ];
       if (opts.html) parts.push(`wrote ${opts.html}`);
       if (parts.length > 0) process.stdout.write(parts.filter((p) => p !== '').join('\n\n') + '\n');
     });
 
   program
     .command('receive')
-    .description('listen for OTLP/HTTP traces (your app\'s exporter, unchanged) and append them to an OTLP/JSON lines file for `report`, until Ctrl-C')
+    .description(
+      "listen for OTLP/HTTP traces (your app's exporter, unchanged) and append them to an OTLP/JSON lines file for `report`, until Ctrl-C",
+    )
     .option('--out <file>', 'OTLP/JSON lines file to append to', 'traces.otlp.jsonl')
     .option('--port <n>', 'port to listen on (0: any free port)', nonNegativeInt('--port', 65_535), 4318)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
@@ -208,10 +253,15 @@ export function createProgram(): Command {
         receiver = await startFileReceiver(opts);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: the port is taken (a collector or Jaeger already there? use --port)`);
+        if (code === 'EADDRINUSE')
+          throw new UsageError(
+            `cannot listen on ${opts.host}:${opts.port}: the port is taken (a collector or Jaeger already there? use --port)`,
+          );
         throw new UsageError(`cannot receive into ${opts.out}: ${code ?? errorText(error)}`);
       }
-      process.stderr.write(`agent-incidents receive: listening on ${receiver.url}/v1/traces, appending to ${opts.out}; Ctrl-C to stop\n`);
+      process.stderr.write(
+        `agent-incidents receive: listening on ${receiver.url}/v1/traces, appending to ${opts.out}; Ctrl-C to stop\n`,
+      );
       const counts = await new Promise<{ requests: number; spans: number }>((resolve) => {
         const stop = (): void => {
           process.off('SIGTERM', stop);
@@ -221,7 +271,9 @@ export function createProgram(): Command {
         process.on('SIGTERM', stop);
         process.on('SIGINT', stop);
       });
-      process.stderr.write(`agent-incidents receive: wrote ${counted(counts.spans, 'span')} in ${counted(counts.requests, 'request')} to ${opts.out}; next: agent-incidents report ${opts.out}\n`);
+      process.stderr.write(
+        `agent-incidents receive: wrote ${counted(counts.spans, 'span')} in ${counted(counts.requests, 'request')} to ${opts.out}; next: agent-incidents report ${opts.out}\n`,
+      );
     });
 
   program
@@ -230,22 +282,24 @@ export function createProgram(): Command {
     .requiredOption('--config <file>', 'gateway configuration (YAML), see docs/gateway.md')
     .exitOverride()
     .action(async (opts: { config: string }) => {
-      const [{ GatewayConfigError, loadGatewayConfig }, { createGateway }, { SpillLogLockedError }] = await Promise.all([
-        import('../gateway/config.js'),
-        import('../gateway/gateway.js'),
-        import('../gateway/spill-log.js'),
-      ]);
+      const [{ GatewayConfigError, loadGatewayConfig }, { createGateway }, { SpillLogLockedError }] = await Promise.all(
+        [import('../gateway/config.js'), import('../gateway/gateway.js'), import('../gateway/spill-log.js')],
+      );
       let gateway;
       // Drops (with their trace ids), upstream failures and persistence errors, as JSON lines on stderr.
       logDiagToStderr();
       try {
         gateway = await createGateway(loadGatewayConfig(opts.config));
       } catch (error) {
-        if (error instanceof GatewayConfigError || error instanceof SpillLogLockedError) throw new UsageError(error.message);
-        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`cannot listen: ${errorText(error)}`);
+        if (error instanceof GatewayConfigError || error instanceof SpillLogLockedError)
+          throw new UsageError(error.message);
+        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+          throw new UsageError(`cannot listen: ${errorText(error)}`);
         throw error;
       }
-      process.stderr.write(`agent-incidents gateway: listening on ${gateway.url}/v1/traces, forwarding to ${gateway.config.upstream.endpoint}\n`);
+      process.stderr.write(
+        `agent-incidents gateway: listening on ${gateway.url}/v1/traces, forwarding to ${gateway.config.upstream.endpoint}\n`,
+      );
       await new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off('SIGTERM', stop);

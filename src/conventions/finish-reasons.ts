@@ -76,7 +76,11 @@ export const FINISH_REASON_MEANINGS: Readonly<Record<string, FinishMeaning>> = {
 
 /** `value` as the table spells it: lower case, `-` and spaces as `_` (`content-filter`, `MAX_TOKENS`). */
 function normalized(value: string): string {
-  return value.slice(0, 64).trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return value
+    .slice(0, 64)
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /** The meaning of one finish value; a value the table does not know shows no finish. */

@@ -44,7 +44,12 @@ type Draft = FactDraft;
 export const FRAMEWORK_CALL = NATIVE_ATTR.FRAMEWORK_CALL;
 
 /** Attributes a run span keeps of its call's response: without any, the call never got one. */
-const RESPONSE_KEYS = [GEN_AI.FINISH_REASONS, 'gen_ai.response.id', 'gen_ai.response.model', 'gen_ai.usage.output_tokens'];
+const RESPONSE_KEYS = [
+  GEN_AI.FINISH_REASONS,
+  'gen_ai.response.id',
+  'gen_ai.response.model',
+  'gen_ai.usage.output_tokens',
+];
 
 /**
  * Instrumentations known to write the finish reason on every attempt that
@@ -65,14 +70,18 @@ const HTTP_STATUS_CODE = 'http.response.status_code';
  * integration marked ({@link FRAMEWORK_CALL}): its run records why natively.
  */
 function stoppedRun(view: SpanView): ErrorFact | undefined {
-  if (view.statusCode === STATUS_ERROR || view.endMillis === undefined || view.attributes[FRAMEWORK_CALL] === true) return undefined;
+  if (view.statusCode === STATUS_ERROR || view.endMillis === undefined || view.attributes[FRAMEWORK_CALL] === true)
+    return undefined;
   if (view.scopeName === undefined || !RECORDS_EVERY_FINISH.has(view.scopeName)) return undefined;
   return RESPONSE_KEYS.some((key) => view.attributes[key] !== undefined) ? undefined : { kind: 'unknown' };
 }
 
 /** True when the span would show a finish reason, so its absence means it was stopped. */
 function expectsResponse(view: SpanView): boolean {
-  return view.attributes[GEN_AI.REQUEST_STREAM] === true || (view.scopeName !== undefined && RECORDS_EVERY_FINISH.has(view.scopeName));
+  return (
+    view.attributes[GEN_AI.REQUEST_STREAM] === true ||
+    (view.scopeName !== undefined && RECORDS_EVERY_FINISH.has(view.scopeName))
+  );
 }
 
 /** The tools a request exposed (`gen_ai.tool.definitions`, input-gated like `gen_ai.input.messages`). */
@@ -81,7 +90,12 @@ function boundaryOf(view: SpanView, context: ExtractContext): Draft | undefined 
   if (definitions) return boundaryFromDefinitions(definitions, view, context);
   // Inputs were recorded and list no tools: the request exposed none.
   return view.attributes[GEN_AI.INPUT_MESSAGES] !== undefined
-    ? { kind: 'side_effect_boundary', boundary: { tools: [], external: false }, timeMillis: view.startMillis, attempt: context.attempt }
+    ? {
+        kind: 'side_effect_boundary',
+        boundary: { tools: [], external: false },
+        timeMillis: view.startMillis,
+        attempt: context.attempt,
+      }
     : undefined;
 }
 
@@ -103,20 +117,36 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]):
   const end = view.endMillis ?? view.startMillis;
   const failed = view.statusCode === STATUS_ERROR;
   const finish = finishOf(stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS));
-  const lastFinished = !failed && !context.truncated && (finish === 'finished' || finish === 'limit' || (finish === undefined && finishedWithoutReason(view)));
+  const lastFinished =
+    !failed &&
+    !context.truncated &&
+    (finish === 'finished' || finish === 'limit' || (finish === undefined && finishedWithoutReason(view)));
   // A span that covers its call's retries shows the tries before its last (docs/conventions.md#retries-inside-one-span).
-  const earlierTries = earlierTriesOf(view, lastFinished ? 'finished' : context.truncated && !failed ? 'open' : 'ended');
+  const earlierTries = earlierTriesOf(
+    view,
+    lastFinished ? 'finished' : context.truncated && !failed ? 'open' : 'ended',
+  );
   const tries = { earlierTries, statedTries: statedTriesOf(view) };
   if (failed) {
-    drafts.push({ kind: 'provider_error', error: classifyGenAiError(view, lastTryEvents(view, earlierTries)), timeMillis: end, attempt: context.attempt });
+    drafts.push({
+      kind: 'provider_error',
+      error: classifyGenAiError(view, lastTryEvents(view, earlierTries)),
+      timeMillis: end,
+      attempt: context.attempt,
+    });
   }
   const boundary = boundaryOf(view, context);
   if (boundary) drafts.push(boundary);
   // The semantic-convention attribute, or the metric name AI SDK 7 writes on its `chat` spans (both seconds).
   const firstChunkSeconds =
-    numberAttr(view.attributes, GEN_AI.TIME_TO_FIRST_CHUNK) ?? numberAttr(view.attributes, GEN_AI.CLIENT_TIME_TO_FIRST_CHUNK);
+    numberAttr(view.attributes, GEN_AI.TIME_TO_FIRST_CHUNK) ??
+    numberAttr(view.attributes, GEN_AI.CLIENT_TIME_TO_FIRST_CHUNK);
   if (firstChunkSeconds !== undefined && firstChunkSeconds >= 0) {
-    drafts.push({ kind: 'provider_progress', timeMillis: view.startMillis + firstChunkSeconds * 1000, attempt: context.attempt });
+    drafts.push({
+      kind: 'provider_progress',
+      timeMillis: view.startMillis + firstChunkSeconds * 1000,
+      attempt: context.attempt,
+    });
   }
   const unsure = firstChunkSeconds === undefined;
   if (failed || context.truncated) return { facts: drafts as Fact[], progressUnknown: unsure, ...tries };
@@ -164,7 +194,11 @@ function toolFacts(view: SpanView, context: ExtractContext, native: Draft[]): Dr
   const drafts = toolSpanFacts(view, stringAttr(view.attributes, GEN_AI.TOOL_NAME), context, native);
   const recordsEveryEnd = view.scopeName !== undefined && RECORDS_EVERY_FINISH.has(view.scopeName);
   if (!recordsEveryEnd || view.attributes[TOOL_DURATION] !== undefined) return drafts;
-  return drafts.map((d) => (d.kind === 'tool_execution_completed' ? { kind: 'tool_execution_interrupted', tool: d.tool, timeMillis: d.timeMillis, attempt: d.attempt } : d));
+  return drafts.map((d) =>
+    d.kind === 'tool_execution_completed'
+      ? { kind: 'tool_execution_interrupted', tool: d.tool, timeMillis: d.timeMillis, attempt: d.attempt }
+      : d,
+  );
 }
 
 /**
@@ -190,7 +224,11 @@ function roleOfOperation(operation: unknown, name: string, frameworkCall: boolea
 export const genAiAdapter: ConventionAdapter = {
   name: 'gen_ai',
   role(view) {
-    return roleOfOperation(view.attributes[GEN_AI.OPERATION_NAME], typeof view.name === 'string' ? view.name : '', view.attributes[FRAMEWORK_CALL] === true);
+    return roleOfOperation(
+      view.attributes[GEN_AI.OPERATION_NAME],
+      typeof view.name === 'string' ? view.name : '',
+      view.attributes[FRAMEWORK_CALL] === true,
+    );
   },
   extract(view, role, context): Extraction {
     const native = nativeFacts(view, role, context);

@@ -2,7 +2,14 @@
  * Decodes the span events of the native convention into facts. Total: an event
  * with missing or mistyped attributes still gives a fact with safe defaults.
  */
-import type { CancelOrigin, LifecycleKind, ProcessCloseReason, RecoveryReason, ToolFailureKind, WatchdogPhase } from '../model/enums.js';
+import type {
+  CancelOrigin,
+  LifecycleKind,
+  ProcessCloseReason,
+  RecoveryReason,
+  ToolFailureKind,
+  WatchdogPhase,
+} from '../model/enums.js';
 import { CAUSE_DETAILS, isOneOf, RECOVERY_ACTIONS, RECOVERY_REASONS, TOOL_SIDE_EFFECTS } from '../model/enums.js';
 import type { ErrorFact, Fact, SideEffectBoundary } from '../model/facts.js';
 import { GEN_AI, NATIVE_ATTR as A, NATIVE_EVENT as E } from '../model/native-convention.js';
@@ -57,7 +64,13 @@ function errorOf(attributes: AttributeView | undefined): ErrorFact {
   }
   if (kind === 'transport') return { kind, detail: 'unknown', code, retryable, ...extra };
   if (kind === 'api') {
-    return { kind, detail: isOneOf(CAUSE_DETAILS.provider_api_error, detail) ? detail : 'unknown', code, retryable, ...extra };
+    return {
+      kind,
+      detail: isOneOf(CAUSE_DETAILS.provider_api_error, detail) ? detail : 'unknown',
+      code,
+      retryable,
+      ...extra,
+    };
   }
   return { kind: 'unknown', code, retryable, ...extra };
 }
@@ -99,7 +112,11 @@ export function decodeNativeEvent(
       return {
         kind: 'tool_execution_failed',
         tool,
-        detail: closed<ToolFailureKind>(CAUSE_DETAILS.tool_execution_failure, stringAttr(at, A.TOOL_FAILURE_KIND), 'unknown'),
+        detail: closed<ToolFailureKind>(
+          CAUSE_DETAILS.tool_execution_failure,
+          stringAttr(at, A.TOOL_FAILURE_KIND),
+          'unknown',
+        ),
         code: safeCode(stringAttr(at, A.ERROR_CODE)),
         startSeen: true,
       };
@@ -120,12 +137,19 @@ export function decodeNativeEvent(
       return { kind: 'retry_issued', ofAttempt: number === undefined ? undefined : attemptKeyOf(number) };
     }
     case E.USER_CANCEL:
-      return { kind: 'user_cancel', origin: closed<CancelOrigin>(CAUSE_DETAILS.user_cancel, stringAttr(at, A.CANCEL_ORIGIN), 'unknown') };
+      return {
+        kind: 'user_cancel',
+        origin: closed<CancelOrigin>(CAUSE_DETAILS.user_cancel, stringAttr(at, A.CANCEL_ORIGIN), 'unknown'),
+      };
     case E.LIFECYCLE_CLOSE: {
       const initiated = numberAttr(at, A.LIFECYCLE_INITIATED_AT);
       return {
         kind: 'lifecycle_close',
-        lifecycle: closed<LifecycleKind>(CAUSE_DETAILS.local_lifecycle_close, stringAttr(at, A.LIFECYCLE_KIND), 'unknown_lifecycle_close'),
+        lifecycle: closed<LifecycleKind>(
+          CAUSE_DETAILS.local_lifecycle_close,
+          stringAttr(at, A.LIFECYCLE_KIND),
+          'unknown_lifecycle_close',
+        ),
         // The close is ordered by when it was initiated, not when it reached the run.
         ...(initiated !== undefined && initiated <= event.timeMillis ? { timeMillis: initiated } : {}),
       };
@@ -146,7 +170,11 @@ export function decodeNativeEvent(
       const exitCode = numberAttr(at, A.PROCESS_EXIT_CODE);
       return {
         kind: 'process_exit',
-        reason: closed<ProcessCloseReason>(CAUSE_DETAILS.process_exit, stringAttr(at, A.PROCESS_CLOSE_REASON), 'execution_failed'),
+        reason: closed<ProcessCloseReason>(
+          CAUSE_DETAILS.process_exit,
+          stringAttr(at, A.PROCESS_CLOSE_REASON),
+          'execution_failed',
+        ),
         exitCode: exitCode !== undefined && Number.isInteger(exitCode) ? exitCode : undefined,
         signal: safeCode(stringAttr(at, A.PROCESS_SIGNAL)),
       };

@@ -61,8 +61,12 @@ function keysWith(attributes: AttributeView, prefix: string): string[] {
 
 /** The tools an LLM request exposed; unknown (undefined) when inputs were not recorded. */
 function boundaryOf(view: SpanView, context: ExtractContext): FactDraft | undefined {
-  const inputsRecorded = view.attributes[OPENINFERENCE.INPUT_VALUE] !== undefined || keysWith(view.attributes, OPENINFERENCE.INPUT_MESSAGES).length > 0;
-  const schemas = Object.keys(view.attributes).filter((key) => TOOL_SCHEMA.test(key)).map((key) => view.attributes[key]);
+  const inputsRecorded =
+    view.attributes[OPENINFERENCE.INPUT_VALUE] !== undefined ||
+    keysWith(view.attributes, OPENINFERENCE.INPUT_MESSAGES).length > 0;
+  const schemas = Object.keys(view.attributes)
+    .filter((key) => TOOL_SCHEMA.test(key))
+    .map((key) => view.attributes[key]);
   if (!inputsRecorded && schemas.length === 0) return undefined;
   return boundaryFromDefinitions(schemas, view, context);
 }
@@ -77,7 +81,14 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
   for (const key of outputKeys) {
     if (!TOOL_CALL_NAME.test(key)) continue;
     const tool = stringAttr(view.attributes, key);
-    drafts.push({ kind: 'tool_call_materialized', tool, sideEffects: trustedClass(tool, context), providerExecuted: false, timeMillis: at, attempt });
+    drafts.push({
+      kind: 'tool_call_materialized',
+      tool,
+      sideEffects: trustedClass(tool, context),
+      providerExecuted: false,
+      timeMillis: at,
+      attempt,
+    });
   }
   if (drafts.length === 0 && (numberAttr(view.attributes, OPENINFERENCE.COMPLETION_TOKENS) ?? 0) > 0) {
     drafts.push({ kind: 'provider_progress', timeMillis: at, attempt });
@@ -86,15 +97,22 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
 }
 
 function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft[]): Extraction {
-  if (recordedNatively(view, native)) return nativeAttemptExtraction(view, native, context, finishReasonsOf(view, OPENINFERENCE.FINISH_REASON));
+  if (recordedNatively(view, native))
+    return nativeAttemptExtraction(view, native, context, finishReasonsOf(view, OPENINFERENCE.FINISH_REASON));
   const drafts: FactDraft[] = [];
   const boundary = boundaryOf(view, context);
   if (boundary) drafts.push(boundary);
   const failed = view.statusCode === STATUS_ERROR;
   const finish = finishOf(finishReasonsOf(view, OPENINFERENCE.FINISH_REASON));
   // OK with no finish reason: the instrumentation sets OK only on a whole (non-streamed) response it read.
-  const lastFinished = !failed && !context.truncated && (finish === 'finished' || finish === 'limit' || (finish === undefined && view.statusCode === 1));
-  const earlierTries = earlierTriesOf(view, lastFinished ? 'finished' : context.truncated && !failed ? 'open' : 'ended');
+  const lastFinished =
+    !failed &&
+    !context.truncated &&
+    (finish === 'finished' || finish === 'limit' || (finish === undefined && view.statusCode === 1));
+  const earlierTries = earlierTriesOf(
+    view,
+    lastFinished ? 'finished' : context.truncated && !failed ? 'open' : 'ended',
+  );
   const tries = { earlierTries, statedTries: statedTriesOf(view) };
   // The instrumentation records nothing while a stream runs: a span cut off
   // (or a failed one with no output) cannot say whether output was streamed.
@@ -103,7 +121,12 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
   const output = outputFacts(view, context, end);
   drafts.push(...output);
   if (failed) {
-    drafts.push({ kind: 'provider_error', error: classifyError(describeSpanError(view, lastTryEvents(view, earlierTries))), timeMillis: end, attempt: context.attempt });
+    drafts.push({
+      kind: 'provider_error',
+      error: classifyError(describeSpanError(view, lastTryEvents(view, earlierTries))),
+      timeMillis: end,
+      attempt: context.attempt,
+    });
     return { facts: drafts as Fact[], progressUnknown: output.length === 0, ...tries };
   }
   if (lastFinished) {
@@ -132,7 +155,9 @@ export const openInferenceAdapter: ConventionAdapter = {
       case 'attempt':
         return attemptFacts(view, context, native);
       case 'tool':
-        return { facts: toolSpanFacts(view, stringAttr(view.attributes, OPENINFERENCE.TOOL_NAME), context, native) as Fact[] };
+        return {
+          facts: toolSpanFacts(view, stringAttr(view.attributes, OPENINFERENCE.TOOL_NAME), context, native) as Fact[],
+        };
       case 'run':
       case 'call':
         return runSpanExtraction(view, native, (v) => classifyError(describeSpanError(v)));

@@ -75,7 +75,12 @@ export function classifyDescribed(description: ErrorDescription): ErrorFact {
   if (classified.kind !== 'unknown') return classified;
   const names = description.names ?? [];
   if (names.includes('AI_APICallError') || names.includes('AI_RetryError')) {
-    return { kind: 'api', detail: 'unknown', code: classified.code, retryable: names.includes('AI_RetryError') ? false : undefined };
+    return {
+      kind: 'api',
+      detail: 'unknown',
+      code: classified.code,
+      retryable: names.includes('AI_RetryError') ? false : undefined,
+    };
   }
   return classified;
 }
@@ -91,7 +96,13 @@ const MAX_TRIES = 64;
 function exceptionsOf(view: SpanView): EventView[] {
   const end = view.endMillis ?? Number.POSITIVE_INFINITY;
   const exceptions = view.events
-    .filter((e) => e.name === 'exception' && Number.isFinite(e.timeMillis) && e.timeMillis >= view.startMillis && e.timeMillis <= end)
+    .filter(
+      (e) =>
+        e.name === 'exception' &&
+        Number.isFinite(e.timeMillis) &&
+        e.timeMillis >= view.startMillis &&
+        e.timeMillis <= end,
+    )
     .sort((a, b) => a.timeMillis - b.timeMillis);
   const distinct: EventView[] = [];
   for (const event of exceptions) {
@@ -122,11 +133,20 @@ export type LastTry = 'finished' | 'open' | 'ended';
 export function earlierTriesOf(view: SpanView, last: LastTry): EarlierTry[] {
   const exceptions = exceptionsOf(view);
   const end = view.endMillis ?? Number.POSITIVE_INFINITY;
-  const earlier = last === 'finished' ? exceptions.filter((e) => e.timeMillis < end) : last === 'open' ? exceptions : exceptions.slice(0, -1);
+  const earlier =
+    last === 'finished'
+      ? exceptions.filter((e) => e.timeMillis < end)
+      : last === 'open'
+        ? exceptions
+        : exceptions.slice(0, -1);
   const tries: EarlierTry[] = [];
   let start = view.startMillis;
   for (const event of earlier) {
-    tries.push({ startMillis: start, failedMillis: event.timeMillis, error: classifyDescribed(describeException(event)) });
+    tries.push({
+      startMillis: start,
+      failedMillis: event.timeMillis,
+      error: classifyDescribed(describeException(event)),
+    });
     start = event.timeMillis;
   }
   return tries;
@@ -149,7 +169,8 @@ export function statedTriesOf(view: SpanView): number | undefined {
   if (view.statusCode !== STATUS_ERROR) return undefined;
   const texts: string[] = [];
   for (const event of view.events) {
-    if (event.name !== 'exception' || !/RetryError$/.test(stringAttr(event.attributes, 'exception.type') ?? '')) continue;
+    if (event.name !== 'exception' || !/RetryError$/.test(stringAttr(event.attributes, 'exception.type') ?? ''))
+      continue;
     texts.push(stringAttr(event.attributes, 'exception.message') ?? '');
   }
   if (view.statusMessage) texts.push(view.statusMessage);
@@ -161,21 +182,38 @@ export function statedTriesOf(view: SpanView): number | undefined {
 }
 
 /** Facts that end an attempt with a failure of its own (a tool's failure ends a tool, not the request). */
-const ENDS_ATTEMPT: ReadonlySet<FactDraft['kind']> = new Set(['provider_error', 'watchdog_fired', 'user_cancel', 'lifecycle_close', 'setup_failure', 'process_exit', 'run_error']);
+const ENDS_ATTEMPT: ReadonlySet<FactDraft['kind']> = new Set([
+  'provider_error',
+  'watchdog_fired',
+  'user_cancel',
+  'lifecycle_close',
+  'setup_failure',
+  'process_exit',
+  'run_error',
+]);
 
 /**
  * The fact a finish of this meaning gives, at `timeMillis`: a finish (a
  * limit is one: the provider finished where the request said), or the
  * failure it names. `unfinished` gives none: nothing says what stopped it.
  */
-export function finishFact(meaning: Exclude<FinishMeaning, 'unfinished'>, timeMillis: number, attempt: string | undefined): FactDraft {
+export function finishFact(
+  meaning: Exclude<FinishMeaning, 'unfinished'>,
+  timeMillis: number,
+  attempt: string | undefined,
+): FactDraft {
   switch (meaning) {
     case 'finished':
     case 'limit':
       return { kind: 'attempt_finished', timeMillis, attempt };
     case 'refused':
       // The provider's content policy stopped the answer: asking again gets the same.
-      return { kind: 'provider_error', error: { kind: 'api', detail: 'content_filter', retryable: false }, timeMillis, attempt };
+      return {
+        kind: 'provider_error',
+        error: { kind: 'api', detail: 'content_filter', retryable: false },
+        timeMillis,
+        attempt,
+      };
     case 'error':
       // A provider error event: the span may end without an error status (AI SDK 6 and 7 do).
       return { kind: 'provider_error', error: { kind: 'api', detail: 'unknown' }, timeMillis, attempt };
@@ -193,7 +231,12 @@ export function finishFact(meaning: Exclude<FinishMeaning, 'unfinished'>, timeMi
  * word. An attempt that ended with neither a finish nor a failure of its own
  * did not finish: nothing says what stopped it.
  */
-export function nativeAttemptExtraction(view: SpanView, native: FactDraft[], context: ExtractContext, reasons: readonly string[]): Extraction {
+export function nativeAttemptExtraction(
+  view: SpanView,
+  native: FactDraft[],
+  context: ExtractContext,
+  reasons: readonly string[],
+): Extraction {
   if (context.truncated || native.some((d) => ENDS_ATTEMPT.has(d.kind))) return { facts: native as Fact[] };
   const at = native.findIndex((d) => d.kind === 'attempt_finished');
   if (at < 0) return { facts: native as Fact[], unfinished: view.endMillis !== undefined };
@@ -281,9 +324,20 @@ export function toolClassOf(view: SpanView, tool: string | undefined, context: E
  * or was interrupted at its end, unless a native event already says how it
  * ended; a span the processor had to end is still running.
  */
-export function toolSpanFacts(view: SpanView, tool: string | undefined, context: ExtractContext, native: FactDraft[]): FactDraft[] {
+export function toolSpanFacts(
+  view: SpanView,
+  tool: string | undefined,
+  context: ExtractContext,
+  native: FactDraft[],
+): FactDraft[] {
   const drafts: FactDraft[] = [
-    { kind: 'tool_execution_started', tool, sideEffects: toolClassOf(view, tool, context), timeMillis: view.startMillis, attempt: context.attempt },
+    {
+      kind: 'tool_execution_started',
+      tool,
+      sideEffects: toolClassOf(view, tool, context),
+      timeMillis: view.startMillis,
+      attempt: context.attempt,
+    },
     ...native,
   ];
   const ended = native.some((d) => d.kind === 'tool_execution_failed' || d.kind === 'tool_execution_interrupted');
@@ -314,7 +368,11 @@ export function toolSpanFacts(view: SpanView, tool: string | undefined, context:
  * What a run span (or a framework's call span) shows by itself: its native
  * run-level facts and, when it failed without a terminal fact, its error.
  */
-export function runSpanExtraction(view: SpanView, native: FactDraft[], classify: (view: SpanView) => ErrorFact): Extraction {
+export function runSpanExtraction(
+  view: SpanView,
+  native: FactDraft[],
+  classify: (view: SpanView) => ErrorFact,
+): Extraction {
   const failed = native.some((d) => TERMINAL_FACT_KINDS.has(d.kind));
   const statusError = !failed && view.statusCode === STATUS_ERROR ? classify(view) : undefined;
   return { facts: native as Fact[], statusError };
@@ -328,7 +386,11 @@ export function runSpanExtraction(view: SpanView, native: FactDraft[], classify:
  * them. Classes are `unknown` unless the policy trusts the tool. Undefined when
  * a definition is unreadable: then the boundary is not known.
  */
-export function boundaryFromDefinitions(definitions: readonly unknown[], view: SpanView, context: ExtractContext): FactDraft | undefined {
+export function boundaryFromDefinitions(
+  definitions: readonly unknown[],
+  view: SpanView,
+  context: ExtractContext,
+): FactDraft | undefined {
   const tools = [];
   for (const definition of definitions.slice(0, 256)) {
     const tool = parseJsonObject(definition);
@@ -339,7 +401,12 @@ export function boundaryFromDefinitions(definitions: readonly unknown[], view: S
     const sideEffects = providerExecuted ? 'unknown' : trustedClass(name, context);
     tools.push({ name, sideEffects, providerExecuted } as const);
   }
-  return { kind: 'side_effect_boundary', boundary: { tools, external: false }, timeMillis: view.startMillis, attempt: context.attempt };
+  return {
+    kind: 'side_effect_boundary',
+    boundary: { tools, external: false },
+    timeMillis: view.startMillis,
+    attempt: context.attempt,
+  };
 }
 
 /** An object, or a JSON string of one (bounded); undefined otherwise. */
@@ -353,7 +420,9 @@ export function parseJsonObject(value: unknown): Record<string, unknown> | undef
       return undefined;
     }
   }
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
 }
 
 /** A JSON array (or a JSON string of one); undefined otherwise. */

@@ -55,10 +55,18 @@ export interface SpanView {
  * tool spans these say what the span did (finish reasons, output, a tool's
  * class), and their absence would read as less than happened.
  */
-export function lostFacts(view: Pick<SpanView, 'droppedEventsCount' | 'droppedAttributesCount' | 'events'>, attributes: boolean): boolean {
+export function lostFacts(
+  view: Pick<SpanView, 'droppedEventsCount' | 'droppedAttributesCount' | 'events'>,
+  attributes: boolean,
+): boolean {
   if ((view.droppedEventsCount ?? 0) > 0 || (attributes && (view.droppedAttributesCount ?? 0) > 0)) return true;
   for (const event of view.events) {
-    if ((event.droppedAttributesCount ?? 0) > 0 && typeof event.name === 'string' && event.name.startsWith('agent_incidents.')) return true;
+    if (
+      (event.droppedAttributesCount ?? 0) > 0 &&
+      typeof event.name === 'string' &&
+      event.name.startsWith('agent_incidents.')
+    )
+      return true;
   }
   return false;
 }

@@ -95,7 +95,14 @@ function outputFacts(view: SpanView, context: ExtractContext, at: number): FactD
       const fields = parseJsonObject(call);
       const tool = typeof fields?.toolName === 'string' ? fields.toolName : undefined;
       const providerExecuted = fields?.providerExecuted === true;
-      drafts.push({ kind: 'tool_call_materialized', tool, sideEffects: trustedClass(tool, context), providerExecuted, timeMillis: at, attempt });
+      drafts.push({
+        kind: 'tool_call_materialized',
+        tool,
+        sideEffects: trustedClass(tool, context),
+        providerExecuted,
+        timeMillis: at,
+        attempt,
+      });
     }
   }
   if (drafts.length === 0 && (numberAttr(view.attributes, AI_SDK.OUTPUT_TOKENS) ?? 0) > 0) {
@@ -115,7 +122,8 @@ export function classifyAiSdkSpanError(view: SpanView, events: readonly EventVie
 
 function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft[]): Extraction {
   // The integration records every fact of the attempt natively; the span's own data adds nothing but how it finished.
-  if (recordedNatively(view, native)) return nativeAttemptExtraction(view, native, context, finishReasonsOf(view, AI_SDK.FINISH_REASON));
+  if (recordedNatively(view, native))
+    return nativeAttemptExtraction(view, native, context, finishReasonsOf(view, AI_SDK.FINISH_REASON));
   const drafts: FactDraft[] = [];
   const boundary = boundaryOf(view, context);
   if (boundary) drafts.push(boundary);
@@ -124,11 +132,15 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
   const finish = finishOf(finishReasonsOf(view, AI_SDK.FINISH_REASON));
   const lastFinished = !failed && !context.truncated && (finish === 'finished' || finish === 'limit');
   // A span that covers its call's retries shows the tries before its last (docs/conventions.md#retries-inside-one-span).
-  const earlierTries = earlierTriesOf(view, lastFinished ? 'finished' : context.truncated && !failed ? 'open' : 'ended');
+  const earlierTries = earlierTriesOf(
+    view,
+    lastFinished ? 'finished' : context.truncated && !failed ? 'open' : 'ended',
+  );
   const tries = { earlierTries, statedTries: statedTriesOf(view) };
   const firstChunk = view.events.find((e) => e.name === AI_SDK.FIRST_CHUNK_EVENT);
   const msToFirstChunk = numberAttr(view.attributes, AI_SDK.MS_TO_FIRST_CHUNK);
-  const firstOutputAt = firstChunk?.timeMillis ?? (msToFirstChunk !== undefined ? view.startMillis + msToFirstChunk : end);
+  const firstOutputAt =
+    firstChunk?.timeMillis ?? (msToFirstChunk !== undefined ? view.startMillis + msToFirstChunk : end);
   if (context.truncated) {
     // Cut off mid-stream: nothing at the end was recorded. A chunk arrived, but
     // whether it was output (or only metadata) the span cannot say.
@@ -137,7 +149,12 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
   const output = outputFacts(view, context, firstOutputAt);
   drafts.push(...output);
   if (failed) {
-    drafts.push({ kind: 'provider_error', error: classifyAiSdkSpanError(view, lastTryEvents(view, earlierTries)), timeMillis: end, attempt: context.attempt });
+    drafts.push({
+      kind: 'provider_error',
+      error: classifyAiSdkSpanError(view, lastTryEvents(view, earlierTries)),
+      timeMillis: end,
+      attempt: context.attempt,
+    });
   } else if (lastFinished) {
     drafts.push({ kind: 'attempt_finished', timeMillis: end, attempt: context.attempt });
   } else if (finish === 'error' || finish === 'refused') {
@@ -145,10 +162,16 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
     drafts.push(finishFact(finish, end, context.attempt));
   } else {
     // No finish reason, or one that shows no finish (`other`, `interrupted`), and no error: stopped, not finished.
-    return { facts: drafts as Fact[], progressUnknown: firstChunk !== undefined && output.length === 0, unfinished: true, ...tries };
+    return {
+      facts: drafts as Fact[],
+      progressUnknown: firstChunk !== undefined && output.length === 0,
+      unfinished: true,
+      ...tries,
+    };
   }
   // Outputs may not be recorded (`recordOutputs: false`): then a failure after a chunk has unknown progress.
-  const outputsKnown = view.attributes[AI_SDK.RESPONSE_TEXT] !== undefined || view.attributes[AI_SDK.RESPONSE_TOOL_CALLS] !== undefined;
+  const outputsKnown =
+    view.attributes[AI_SDK.RESPONSE_TEXT] !== undefined || view.attributes[AI_SDK.RESPONSE_TOOL_CALLS] !== undefined;
   const ended = drafts.some((d) => TERMINAL_FACT_KINDS.has(d.kind));
   return { facts: drafts as Fact[], progressUnknown: ended && !outputsKnown && firstChunk !== undefined, ...tries };
 }
@@ -157,7 +180,8 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: FactDraft
 export const vercelAiAdapter: ConventionAdapter = {
   name: 'vercel_ai',
   role(view) {
-    const operationId = stringAttr(view.attributes, AI_SDK.OPERATION_ID) ?? (typeof view.name === 'string' ? view.name : '');
+    const operationId =
+      stringAttr(view.attributes, AI_SDK.OPERATION_ID) ?? (typeof view.name === 'string' ? view.name : '');
     return roleOf(operationId);
   },
   extract(view, role, context): Extraction {
@@ -166,7 +190,9 @@ export const vercelAiAdapter: ConventionAdapter = {
       case 'attempt':
         return attemptFacts(view, context, native);
       case 'tool':
-        return { facts: toolSpanFacts(view, stringAttr(view.attributes, AI_SDK.TOOL_CALL_NAME), context, native) as Fact[] };
+        return {
+          facts: toolSpanFacts(view, stringAttr(view.attributes, AI_SDK.TOOL_CALL_NAME), context, native) as Fact[],
+        };
       case 'run':
       case 'call':
         return runSpanExtraction(view, native, (v) => classifyAiSdkSpanError(v));

@@ -195,7 +195,9 @@ export const FLEET: readonly FleetRun[] = [
       const a = run.startAttempt({ boundary });
       a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
       a.finish({ finishReasons: ['tool-calls'] });
-      run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a }).fail(Object.assign(new Error('permission denied'), { code: 'EACCES' }));
+      run
+        .startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a })
+        .fail(Object.assign(new Error('permission denied'), { code: 'EACCES' }));
     },
   },
   {
@@ -288,6 +290,10 @@ export class FleetPlayer {
 }
 
 /** Plays `runs` runs at once (see {@link FleetPlayer}). `startRun` creates each run's recorder. */
-export function playFleet(options: { readonly runs: number; readonly seed: number; readonly startRun: (kind: FleetRun) => RunRecorder }): void {
+export function playFleet(options: {
+  readonly runs: number;
+  readonly seed: number;
+  readonly startRun: (kind: FleetRun) => RunRecorder;
+}): void {
   new FleetPlayer(options.seed).play(options.runs, options.startRun);
 }

@@ -43,7 +43,9 @@ export class ProgressLine {
     const filled = Math.round(fraction * width);
     const percent = `${Math.floor(fraction * 100)}%`.padStart(4);
     // \r returns to the line's start; ESC[K erases what a longer earlier line left.
-    this.target.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${percent} ${done.toLocaleString('en-US')}/${this.total.toLocaleString('en-US')} ${this.unit}\u001b[K`);
+    this.target.write(
+      `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${percent} ${done.toLocaleString('en-US')}/${this.total.toLocaleString('en-US')} ${this.unit}\u001b[K`,
+    );
   }
 
   /** Erases the bar, so what follows starts on a clean line. */

@@ -110,5 +110,11 @@ async function playInto(fd: number, options: DemoOptions, sdk: TracingSdk): Prom
   drain();
   await otlp?.flush();
   const report = builder.finish();
-  return { report, spans: lines.spans, traces: report.input.traces, sdkPackage: sdk.packageName, otlpError: otlp?.error ?? shutdownError };
+  return {
+    report,
+    spans: lines.spans,
+    traces: report.input.traces,
+    sdkPackage: sdk.packageName,
+    otlpError: otlp?.error ?? shutdownError,
+  };
 }

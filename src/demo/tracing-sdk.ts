@@ -43,7 +43,10 @@ function nodeAtLeast(major: number, minor: number): boolean {
 
 function isModuleMissing(error: unknown, packageName: string): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(packageName);
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    String((error as Error).message).includes(packageName)
+  );
 }
 
 /**
@@ -53,7 +56,9 @@ function isModuleMissing(error: unknown, packageName: string): boolean {
  * @throws TracingSdkMissingError when neither is installed
  */
 export async function loadTracingSdk(): Promise<TracingSdk> {
-  const candidates = nodeAtLeast(22, 15) ? ['@opentelemetry/sdk-trace', '@opentelemetry/sdk-trace-base'] : ['@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace'];
+  const candidates = nodeAtLeast(22, 15)
+    ? ['@opentelemetry/sdk-trace', '@opentelemetry/sdk-trace-base']
+    : ['@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace'];
   for (const packageName of candidates) {
     let sdk: Record<string, unknown>;
     try {

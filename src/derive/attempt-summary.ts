@@ -89,7 +89,11 @@ export function summarizeAttempt(facts: readonly Fact[], until?: Fact, attempt?:
         phase = 'tool_execution';
         break;
       case 'attempt_finished':
-        if (phase === 'before_first_provider_progress' || phase === 'text_generation' || phase === 'reasoning_generation') {
+        if (
+          phase === 'before_first_provider_progress' ||
+          phase === 'text_generation' ||
+          phase === 'reasoning_generation'
+        ) {
           phase = 'finalizing';
         }
         break;

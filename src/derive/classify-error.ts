@@ -189,7 +189,9 @@ function apiKindFromText(texts: readonly string[]): ApiErrorKind | undefined {
   if (includesAny(texts, ['insufficient_quota', 'exceeded your current quota', 'credit balance', 'billing'])) {
     return 'quota_exhausted';
   }
-  if (includesAny(texts, ['context_length_exceeded', 'maximum context length', 'prompt is too long', 'too many tokens'])) {
+  if (
+    includesAny(texts, ['context_length_exceeded', 'maximum context length', 'prompt is too long', 'too many tokens'])
+  ) {
     return 'context_overflow';
   }
   if (includesAny(texts, ['content_filter', 'content policy', 'content_policy'])) return 'content_filter';
@@ -229,7 +231,8 @@ export function classifyError(description: ErrorDescription): ErrorFact {
   for (const code of codes) {
     const detail = TRANSPORT_CODES.get(code);
     if (detail) return { kind: 'transport', detail, code, retryable: true };
-    if (/CERT|TLS|SSL|UNABLE_TO_VERIFY|SELF_SIGNED/.test(code)) return { kind: 'transport', detail: 'tls', code: safeCode(code), retryable: false };
+    if (/CERT|TLS|SSL|UNABLE_TO_VERIFY|SELF_SIGNED/.test(code))
+      return { kind: 'transport', detail: 'tls', code: safeCode(code), retryable: false };
   }
   const status = description.httpStatus;
   const statusCode = status !== undefined && status >= 100 && status < 600 ? `http_${status}` : undefined;
@@ -239,10 +242,16 @@ export function classifyError(description: ErrorDescription): ErrorFact {
   const fromText = apiKindFromText([...texts, ...codes, description.providerType ?? '']);
   const fromStatus = status !== undefined ? apiKindFromStatus(status) : undefined;
   // A 429 or 400 that says "quota" is a quota problem, not a rate limit: text refines status.
-  const refined = fromText && (fromText === 'quota_exhausted' || fromText === 'context_overflow' || fromText === 'content_filter')
-    ? { kind: fromText, retryable: false }
-    : undefined;
-  const api = refined ?? fromType ?? fromCodes ?? fromStatus ?? (fromText ? { kind: fromText, retryable: !NON_RETRYABLE_KINDS.has(fromText) } : undefined);
+  const refined =
+    fromText && (fromText === 'quota_exhausted' || fromText === 'context_overflow' || fromText === 'content_filter')
+      ? { kind: fromText, retryable: false }
+      : undefined;
+  const api =
+    refined ??
+    fromType ??
+    fromCodes ??
+    fromStatus ??
+    (fromText ? { kind: fromText, retryable: !NON_RETRYABLE_KINDS.has(fromText) } : undefined);
   if (api) {
     const retryable = NON_RETRYABLE_KINDS.has(api.kind) ? false : (description.isRetryable ?? api.retryable);
     return {
@@ -269,14 +278,22 @@ export function classifyError(description: ErrorDescription): ErrorFact {
 export function classifyToolError(description: ErrorDescription): ToolFailureKind {
   const codes = description.codes ?? [];
   const texts = [...(description.messages ?? []), ...(description.names ?? [])];
-  if (includesAny(texts, ['invalidtoolarguments', 'invalid arguments', 'invalid_arguments', 'zoderror', 'validation'])) {
+  if (
+    includesAny(texts, ['invalidtoolarguments', 'invalid arguments', 'invalid_arguments', 'zoderror', 'validation'])
+  ) {
     return 'invalid_arguments';
   }
-  if (codes.some((c) => c === 'EACCES' || c === 'EPERM') || includesAny(texts, ['permission denied', 'not permitted', 'forbidden'])) {
+  if (
+    codes.some((c) => c === 'EACCES' || c === 'EPERM') ||
+    includesAny(texts, ['permission denied', 'not permitted', 'forbidden'])
+  ) {
     return 'permission_denied';
   }
   if (codes.some((c) => c === 'ETIMEDOUT') || includesAny(texts, ['timed out', 'timeout'])) return 'timeout';
-  if (codes.some((c) => c === 'ENOENT' || c === 'ENOTDIR' || c === 'EMFILE' || c === 'ENOSPC') || includesAny(texts, ['command not found', 'no such file'])) {
+  if (
+    codes.some((c) => c === 'ENOENT' || c === 'ENOTDIR' || c === 'EMFILE' || c === 'ENOSPC') ||
+    includesAny(texts, ['command not found', 'no such file'])
+  ) {
     return 'environment';
   }
   if (description.httpStatus !== undefined || includesAny(texts, ['apicallerror'])) return 'provider';

@@ -31,10 +31,20 @@ export function causeOf(fact: Fact): TerminalCause {
     case 'provider_error': {
       const { error } = fact;
       if (error.kind === 'transport') {
-        return { cause: 'provider_transport_disconnect', detail: error.detail ?? 'unknown', code: error.code, retryable: error.retryable };
+        return {
+          cause: 'provider_transport_disconnect',
+          detail: error.detail ?? 'unknown',
+          code: error.code,
+          retryable: error.retryable,
+        };
       }
       if (error.kind === 'api') {
-        return { cause: 'provider_api_error', detail: error.detail ?? 'unknown', code: error.code, retryable: error.retryable };
+        return {
+          cause: 'provider_api_error',
+          detail: error.detail ?? 'unknown',
+          code: error.code,
+          retryable: error.retryable,
+        };
       }
       return { cause: 'unknown_interruption', code: error.code, retryable: error.retryable };
     }
@@ -81,7 +91,9 @@ export function causeOf(fact: Fact): TerminalCause {
 }
 
 function phaseWithoutAttempt(cause: Cause): Phase {
-  return cause === 'request_setup_failure' || cause === 'user_cancel' || cause === 'local_lifecycle_close' ? 'setup' : 'unknown';
+  return cause === 'request_setup_failure' || cause === 'user_cancel' || cause === 'local_lifecycle_close'
+    ? 'setup'
+    : 'unknown';
 }
 
 interface Judgement extends TerminalCause {
@@ -154,8 +166,10 @@ export function runSideEffects(facts: readonly Fact[]): SideEffects {
   for (const fact of facts) {
     if (fact.kind === 'tool_execution_started') raise(fact.sideEffects);
     else if (fact.kind === 'child_run_side_effects') raise(fact.sideEffects);
-    else if ((fact.kind === 'tool_execution_completed' || fact.kind === 'tool_execution_failed') && !fact.startSeen) raise('unknown');
-    else if (fact.kind === 'tool_call_materialized' && fact.providerExecuted) raise(fact.sideEffects === 'read_only' ? 'read_only' : 'unknown');
+    else if ((fact.kind === 'tool_execution_completed' || fact.kind === 'tool_execution_failed') && !fact.startSeen)
+      raise('unknown');
+    else if (fact.kind === 'tool_call_materialized' && fact.providerExecuted)
+      raise(fact.sideEffects === 'read_only' ? 'read_only' : 'unknown');
   }
   return worst;
 }
@@ -167,7 +181,10 @@ function unnamedStop(attempt: string): Fact {
 
 function missingFacts(run: RunFacts, timeline: Timeline, decisive: string | undefined, unnamed = false): MissingFact[] {
   const missing: MissingFact[] = [];
-  if (decisive !== undefined && !timeline.facts.some((f) => f.attempt === decisive && f.kind === 'side_effect_boundary')) {
+  if (
+    decisive !== undefined &&
+    !timeline.facts.some((f) => f.attempt === decisive && f.kind === 'side_effect_boundary')
+  ) {
     missing.push('side_effect_boundary_missing');
   }
   const startMissing = timeline.facts.some(
@@ -201,7 +218,8 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
     const j = run.evidenceTruncated ? guarded(judged) : judged;
     const missing = missingFacts(run, timeline, timeline.terminalAttempt);
     // A user stop stays a cancel even when the run span was never ended after it.
-    const outcome = j.cause === 'user_cancel' ? 'cancelled' : run.neverEnded || run.evidenceTruncated ? 'incomplete' : 'failed';
+    const outcome =
+      j.cause === 'user_cancel' ? 'cancelled' : run.neverEnded || run.evidenceTruncated ? 'incomplete' : 'failed';
     return incidentOf(outcome, j, missing, base);
   }
   if (run.neverEnded || run.evidenceTruncated) {
@@ -209,15 +227,30 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
     const missing = missingFacts(run, timeline, last);
     const reached = last !== undefined ? summarizeAttempt(timeline.facts, undefined, last).phase : 'unknown';
     // No progress seen by a convention that cannot show progress is not "before the first progress".
-    const phase = reached === 'before_first_provider_progress' && last !== undefined && run.progressUnknownAttempts?.includes(last) ? 'unknown' : reached;
+    const phase =
+      reached === 'before_first_provider_progress' && last !== undefined && run.progressUnknownAttempts?.includes(last)
+        ? 'unknown'
+        : reached;
     const cause: Judgement = run.neverEnded
-      ? { cause: 'crash_or_restart_incomplete', detail: 'run_never_ended', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' }
+      ? {
+          cause: 'crash_or_restart_incomplete',
+          detail: 'run_never_ended',
+          phase,
+          retrySafety: 'unknown',
+          retrySafetyReason: 'unknown',
+        }
       : { cause: 'unknown_interruption', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' };
     // A run that died with side effects started must not be replayed blindly.
     const safe: Judgement =
       sideEffects === 'none'
         ? cause
-        : { cause: cause.cause, detail: cause.detail, phase, retrySafety: 'ask_user_before_retry', retrySafetyReason: 'side_effect_facts_incomplete' };
+        : {
+            cause: cause.cause,
+            detail: cause.detail,
+            phase,
+            retrySafety: 'ask_user_before_retry',
+            retrySafetyReason: 'side_effect_facts_incomplete',
+          };
     return incidentOf('incomplete', safe, missing, base);
   }
   // Only the last attempt being cut off ended the run; an earlier one was abandoned for the next.
@@ -285,12 +318,7 @@ function lastRecovery(facts: readonly Fact[]): RecoveryRecord | undefined {
 
 type Base = Pick<Incident, 'sideEffects' | 'attempts' | 'recoveredAttempts' | 'recovery'>;
 
-function incidentOf(
-  outcome: Incident['outcome'],
-  j: Judgement,
-  missing: MissingFact[],
-  base: Base,
-): Incident {
+function incidentOf(outcome: Incident['outcome'], j: Judgement, missing: MissingFact[], base: Base): Incident {
   return {
     outcome,
     cause: j.cause,
@@ -313,7 +341,11 @@ function incidentOf(
  * The verdict on one attempt judged alone: its own earliest terminal fact as if
  * it had ended the run. Undefined when the attempt has no terminal fact.
  */
-export function deriveAttemptVerdict(run: RunFacts, attemptKey: string, policy: Policy = DEFAULT_POLICY): AttemptVerdict | undefined {
+export function deriveAttemptVerdict(
+  run: RunFacts,
+  attemptKey: string,
+  policy: Policy = DEFAULT_POLICY,
+): AttemptVerdict | undefined {
   const timeline = buildTimeline(run);
   const record = timeline.attempts.find((a) => a.key === attemptKey);
   const terminal = timeline.facts.find((f) => f.attempt === attemptKey && PROVIDER_FAILURES.has(f.kind));

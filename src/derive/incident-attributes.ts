@@ -66,7 +66,10 @@ export interface RunSpanStatus {
  * the GenAI conventions define it): it is never replaced nor removed.
  * `current.errorType`: the span's `error.type` now, if any.
  */
-export function runSpanStatus(incident: Incident, current: { readonly code: number; readonly errorType?: unknown }): RunSpanStatus {
+export function runSpanStatus(
+  incident: Incident,
+  current: { readonly code: number; readonly errorType?: unknown },
+): RunSpanStatus {
   if (incident.outcome === 'failed' || incident.outcome === 'incomplete') {
     const cause = incident.cause ?? 'unknown_interruption';
     const message = `${cause}${incident.causeDetail ? ` (${incident.causeDetail})` : ''}`;

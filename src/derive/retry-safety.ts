@@ -84,7 +84,11 @@ export function deriveRetrySafety(input: RetrySafetyInput): RetrySafetyVerdict {
     if (attempt.executions.includes('unsafe')) return verdict('ask_user_before_retry', 'unsafe_side_effect_started');
     if (attempt.executions.length > 0) return verdict('ask_user_before_retry', 'tool_execution_started');
     if (attempt.materialized.length > 0) {
-      if (attempt.materialized.some((m) => m.sideEffects === 'unknown' || (m.providerExecuted && m.sideEffects !== 'read_only'))) {
+      if (
+        attempt.materialized.some(
+          (m) => m.sideEffects === 'unknown' || (m.providerExecuted && m.sideEffects !== 'read_only'),
+        )
+      ) {
         return verdict('ask_user_before_retry', 'side_effect_facts_incomplete');
       }
       return attempt.materialized.some((m) => m.sideEffects === 'unsafe')
@@ -95,7 +99,8 @@ export function deriveRetrySafety(input: RetrySafetyInput): RetrySafetyVerdict {
     if (attempt.text || (attempt.reasoning && policy.reasoningCountsAsVisible)) {
       return verdict('offer_continue', 'visible_output_without_tool_execution');
     }
-    if (sideEffectFactsIncomplete(attempt, policy)) return verdict('ask_user_before_retry', 'side_effect_facts_incomplete');
+    if (sideEffectFactsIncomplete(attempt, policy))
+      return verdict('ask_user_before_retry', 'side_effect_facts_incomplete');
   }
   if (input.userCancelSeen) return verdict('do_not_retry', 'user_cancel');
   if (input.lifecycleCloseSeen) return verdict('do_not_retry', 'local_lifecycle_close');

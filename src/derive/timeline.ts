@@ -96,9 +96,7 @@ export function buildTimeline(run: RunFacts): Timeline {
       !(fact.attempt !== undefined && retried.has(fact.attempt)) &&
       !(fact.kind === 'tool_execution_failed' && startedAfter(attempts, fact)),
   );
-  const terminalAttempt = terminal
-    ? (terminal.attempt ?? attemptAt(attempts, timeOf(terminal))?.key)
-    : undefined;
+  const terminalAttempt = terminal ? (terminal.attempt ?? attemptAt(attempts, timeOf(terminal))?.key) : undefined;
   return { facts, attempts, retried, recovered, terminal, terminalAttempt };
 }
 
@@ -113,7 +111,12 @@ export function cutOffAttempts(run: RunFacts): readonly string[] {
   const truncated = run.truncatedAttempts;
   if (truncated === undefined || truncated.length === 0) return [];
   return truncated.filter(
-    (key) => !run.facts.some((f) => f.attempt === key && (f.kind === 'attempt_finished' || f.kind === 'provider_error' || f.kind === 'watchdog_fired')),
+    (key) =>
+      !run.facts.some(
+        (f) =>
+          f.attempt === key &&
+          (f.kind === 'attempt_finished' || f.kind === 'provider_error' || f.kind === 'watchdog_fired'),
+      ),
   );
 }
 

@@ -45,7 +45,11 @@ export interface TraceFoldOptions {
    * come): by the parent span's id, their worst side effects, which count for
    * the run that span belongs to. @default none
    */
-  readonly nestedJudged?: { get(parentSpanId: string): { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean } | undefined };
+  readonly nestedJudged?: {
+    get(
+      parentSpanId: string,
+    ): { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean } | undefined;
+  };
   /**
    * Spans of this trace may still come (the gateway refused a sender with a
    * retryable status and judges before it can be back): every run is judged
@@ -71,7 +75,10 @@ export interface TraceFold {
    * Runs judged here whose parent span is not in the trace (it may come
    * later, under another run): by that parent's id, what they pass up.
    */
-  readonly orphanedNested: ReadonlyMap<string, { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }>;
+  readonly orphanedNested: ReadonlyMap<
+    string,
+    { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }
+  >;
 }
 
 const STAND_IN_PARTS = new Set(['attempt', 'tool', 'call']);
@@ -103,7 +110,15 @@ export function foldTrace(spans: readonly SpanView[], options: TraceFoldOptions 
     if (known === undefined) {
       const role = recognise(span, adapters)?.role;
       if (role === undefined || !STAND_IN_PARTS.has(role)) continue;
-      standIns.set(parent, { spanId: parent, name: OPERATION.RUN, attributes: { [GEN_AI.OPERATION_NAME]: OPERATION.RUN }, startMillis: span.startMillis, events: [], links: [], statusCode: 0 });
+      standIns.set(parent, {
+        spanId: parent,
+        name: OPERATION.RUN,
+        attributes: { [GEN_AI.OPERATION_NAME]: OPERATION.RUN },
+        startMillis: span.startMillis,
+        events: [],
+        links: [],
+        statusCode: 0,
+      });
     } else if (span.startMillis < known.startMillis) {
       standIns.set(parent, { ...known, startMillis: span.startMillis });
     }
@@ -138,14 +153,25 @@ export function foldTrace(spans: readonly SpanView[], options: TraceFoldOptions 
   const attempts = new Map<string, AttemptVerdict>();
   const cut = new Map<string, number>();
   const judgedRuns: string[] = [];
-  const orphanedNested = new Map<string, { sideEffects: 'read_only' | 'unsafe' | 'unknown'; evidenceTruncated: boolean }>();
+  const orphanedNested = new Map<
+    string,
+    { sideEffects: 'read_only' | 'unsafe' | 'unknown'; evidenceTruncated: boolean }
+  >();
   const record = (spanId: string, folded: Folded | undefined): void => {
     if (folded?.kind === 'attempt') attempts.set(spanId, folded.verdict);
     else if (folded?.kind === 'run') {
       judgedRuns.push(spanId);
       const parent = byId.get(spanId)?.parentSpanId;
-      if (parent !== undefined && !byId.has(parent) && !standIns.has(parent) && folded.incident.sideEffects !== 'none') {
-        orphanedNested.set(parent, { sideEffects: folded.incident.sideEffects, evidenceTruncated: folded.facts.evidenceTruncated === true });
+      if (
+        parent !== undefined &&
+        !byId.has(parent) &&
+        !standIns.has(parent) &&
+        folded.incident.sideEffects !== 'none'
+      ) {
+        orphanedNested.set(parent, {
+          sideEffects: folded.incident.sideEffects,
+          evidenceTruncated: folded.facts.evidenceTruncated === true,
+        });
       }
       const carrier = standIns.has(spanId) ? topmost.get(spanId)?.spanId : spanId;
       if (carrier !== undefined) runs.set(carrier, folded.incident);
@@ -165,7 +191,11 @@ export function foldTrace(spans: readonly SpanView[], options: TraceFoldOptions 
 
   const begin = (span: SpanView): void => {
     folder.start(span, span);
-    if ((options.partsMayStillCome === true || options.judgedAsStandIns?.has(span.spanId) === true) && folder.isRun(span.spanId)) folder.markEvidenceTruncated(span.spanId);
+    if (
+      (options.partsMayStillCome === true || options.judgedAsStandIns?.has(span.spanId) === true) &&
+      folder.isRun(span.spanId)
+    )
+      folder.markEvidenceTruncated(span.spanId);
     const nested = options.nestedJudged?.get(span.spanId);
     if (nested) folder.nestedRunJudged(span.spanId, nested.sideEffects, nested.evidenceTruncated, span.startMillis);
   };

@@ -95,7 +95,9 @@ export class RunFolder<H extends LiveSpan> {
   }
 
   /** The open run tracked longest: its handle, start and when tracking began. */
-  oldestRun(): { readonly handle: H; readonly spanId: string; readonly startMillis: number; readonly trackedMillis: number } | undefined {
+  oldestRun():
+    | { readonly handle: H; readonly spanId: string; readonly startMillis: number; readonly trackedMillis: number }
+    | undefined {
     return this.#runs.oldest();
   }
 
@@ -106,7 +108,10 @@ export class RunFolder<H extends LiveSpan> {
 
   /** Handles of the runs tracked for longer than `maxAgeMillis` at `now`, oldest first. */
   runsOlderThan(now: number, maxAgeMillis: number): { readonly handle: H; readonly spanId: string }[] {
-    return this.#runs.all().filter((run) => now - run.trackedMillis > maxAgeMillis).map((run) => ({ handle: run.handle, spanId: run.spanId }));
+    return this.#runs
+      .all()
+      .filter((run) => now - run.trackedMillis > maxAgeMillis)
+      .map((run) => ({ handle: run.handle, spanId: run.spanId }));
   }
 
   /**
@@ -119,7 +124,8 @@ export class RunFolder<H extends LiveSpan> {
     const match = recognise(handle, this.#options.adapters);
     // A framework call is part of the run it sits in, unless a tool or an
     // attempt lies between them (a sub-agent called by a tool is a run of its own).
-    const partOfRun = match?.role === 'call' && parent !== undefined && !this.#underToolOrAttempt(parent, start.parentSpanId);
+    const partOfRun =
+      match?.role === 'call' && parent !== undefined && !this.#underToolOrAttempt(parent, start.parentSpanId);
     if (match?.role === 'run' || (match?.role === 'call' && !partOfRun)) {
       this.#addRun(start, handle, match.adapter, parent, options.policy);
       return;
@@ -130,7 +136,15 @@ export class RunFolder<H extends LiveSpan> {
     // (OpenInference under RunRecorder) is part of that attempt, not another one.
     const demoted = role === 'attempt' && this.#isAttempt(parent, start.parentSpanId);
     if (demoted) role = 'other';
-    this.#runs.addSpan(parent, start.spanId, { handle, parentSpanId: start.parentSpanId, role, adapter: match?.adapter, startMillis: start.startMillis, truncated: false, demoted });
+    this.#runs.addSpan(parent, start.spanId, {
+      handle,
+      parentSpanId: start.parentSpanId,
+      role,
+      adapter: match?.adapter,
+      startMillis: start.startMillis,
+      truncated: false,
+      demoted,
+    });
     if (role === 'attempt') {
       addAttempt(parent, start.spanId, start.startMillis, handle.attributes[NATIVE_ATTR.ATTEMPT_NUMBER]);
       parent.attemptParents.set(start.spanId, start.parentSpanId);
@@ -194,10 +208,21 @@ export class RunFolder<H extends LiveSpan> {
    * (its spans arrived earlier): its side effects count for the run that owns
    * `spanId`, as if it had ended here. Call it right after starting `spanId`.
    */
-  nestedRunJudged(spanId: string, sideEffects: 'read_only' | 'unsafe' | 'unknown', evidenceTruncated: boolean, timeMillis: number): void {
+  nestedRunJudged(
+    spanId: string,
+    sideEffects: 'read_only' | 'unsafe' | 'unknown',
+    evidenceTruncated: boolean,
+    timeMillis: number,
+  ): void {
     const run = this.#runs.owner(spanId);
     if (!run) return;
-    run.facts.push({ kind: 'child_run_side_effects', sideEffects, timeMillis, seq: run.nextSeq++, attempt: this.#attemptAbove(run, spanId) });
+    run.facts.push({
+      kind: 'child_run_side_effects',
+      sideEffects,
+      timeMillis,
+      seq: run.nextSeq++,
+      attempt: this.#attemptAbove(run, spanId),
+    });
     if (evidenceTruncated) run.evidenceTruncated = true;
   }
 
@@ -245,7 +270,8 @@ export class RunFolder<H extends LiveSpan> {
     const attempts = [...run.attempts];
     let seq = run.nextSeq;
     const take = (extraction: Extraction): void => {
-      for (const fact of extraction.facts) facts.push(Number.isFinite(fact.seq) ? fact : ({ ...fact, seq: seq++ } as Fact));
+      for (const fact of extraction.facts)
+        facts.push(Number.isFinite(fact.seq) ? fact : ({ ...fact, seq: seq++ } as Fact));
     };
     const progressUnknownAttempts = [...run.progressUnknownAttempts];
     let evidenceTruncated = run.evidenceTruncated || lostFacts(viewOf(run.handle), false);
@@ -255,7 +281,14 @@ export class RunFolder<H extends LiveSpan> {
         if (!nested) continue;
         const peeked = this.#peek(nested, viewOf);
         const sideEffects = deriveIncident(peeked, nested.policy ?? this.#options.policy).sideEffects;
-        if (sideEffects !== 'none') facts.push({ kind: 'child_run_side_effects', sideEffects, timeMillis: entry.startMillis, seq: seq++, attempt: this.#attemptAbove(run, entry.parentSpanId) });
+        if (sideEffects !== 'none')
+          facts.push({
+            kind: 'child_run_side_effects',
+            sideEffects,
+            timeMillis: entry.startMillis,
+            seq: seq++,
+            attempt: this.#attemptAbove(run, entry.parentSpanId),
+          });
         if (peeked.evidenceTruncated) evidenceTruncated = true;
         continue;
       }
@@ -267,10 +300,19 @@ export class RunFolder<H extends LiveSpan> {
       // An open tool is still running: read it as cut off now (started, not completed).
       const extraction = adapter.extract(view, entry.role, this.#context(run, attempt, entry.role === 'tool'));
       if (entry.role === 'attempt' && attempt !== undefined) {
-        this.#addTries(run, attempts, attempt, view, extraction, (fact) => facts.push({ ...fact, seq: seq++ } as Fact), (key) => progressUnknownAttempts.push(key));
+        this.#addTries(
+          run,
+          attempts,
+          attempt,
+          view,
+          extraction,
+          (fact) => facts.push({ ...fact, seq: seq++ } as Fact),
+          (key) => progressUnknownAttempts.push(key),
+        );
       }
       take(extraction);
-      if (extraction.progressUnknown && entry.role === 'attempt' && attempt !== undefined) progressUnknownAttempts.push(attempt);
+      if (extraction.progressUnknown && entry.role === 'attempt' && attempt !== undefined)
+        progressUnknownAttempts.push(attempt);
     }
     const own = run.adapter.extract(viewOf(run.handle), 'run', this.#context(run, undefined, false));
     take(own);
@@ -283,7 +325,13 @@ export class RunFolder<H extends LiveSpan> {
     };
   }
 
-  #addRun(start: SpanStart, handle: H, adapter: ConventionAdapter, parent: RunState<H> | undefined, policy?: Policy): void {
+  #addRun(
+    start: SpanStart,
+    handle: H,
+    adapter: ConventionAdapter,
+    parent: RunState<H> | undefined,
+    policy?: Policy,
+  ): void {
     if (this.#runs.size >= this.#options.maxOpenRuns) this.#runs.evictOldest();
     this.#runs.addRun({
       spanId: start.spanId,
@@ -329,7 +377,10 @@ export class RunFolder<H extends LiveSpan> {
    * The attempt or tool role of a span that had none at its start: some
    * instrumentations (OpenInference) set their attributes after starting it.
    */
-  #lateRole(run: RunState<H>, entry: OpenChild<H>): { role: 'attempt' | 'tool'; adapter: ConventionAdapter } | undefined {
+  #lateRole(
+    run: RunState<H>,
+    entry: OpenChild<H>,
+  ): { role: 'attempt' | 'tool'; adapter: ConventionAdapter } | undefined {
     if (entry.demoted) return undefined;
     const late = recognise(entry.handle, this.#options.adapters);
     if (!late || (late.role !== 'attempt' && late.role !== 'tool')) return undefined;
@@ -353,7 +404,8 @@ export class RunFolder<H extends LiveSpan> {
       if (this.#isAttempt(run, id)) return id;
       const entry = run.open.get(id);
       if (!entry) return undefined;
-      const declared = entry.role === 'attempt' ? undefined : numberAttr(entry.handle.attributes, NATIVE_ATTR.ATTEMPT_NUMBER);
+      const declared =
+        entry.role === 'attempt' ? undefined : numberAttr(entry.handle.attributes, NATIVE_ATTR.ATTEMPT_NUMBER);
       const named = declared === undefined ? undefined : run.attempts.find((a) => a.number === declared)?.key;
       if (named !== undefined) return named;
       id = entry.parentSpanId;
@@ -396,7 +448,12 @@ export class RunFolder<H extends LiveSpan> {
   ): void {
     if (extraction.earlierTries === undefined && extraction.statedTries === undefined) return;
     if (numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined) return;
-    const tries = triesToAdd(extraction.earlierTries ?? [], extraction.statedTries, this.#sameCallBefore(run, attempts, key), view.startMillis);
+    const tries = triesToAdd(
+      extraction.earlierTries ?? [],
+      extraction.statedTries,
+      this.#sameCallBefore(run, attempts, key),
+      view.startMillis,
+    );
     const keys = insertTries(attempts, key, tries);
     const boundary = extraction.facts.find((f) => f.kind === 'side_effect_boundary' && f.attempt === key);
     for (const fact of tryFacts(tries, keys, boundary)) emit(fact);
@@ -471,17 +528,33 @@ export class RunFolder<H extends LiveSpan> {
     const attempt = role === 'call' ? undefined : this.#attemptOf(run, view, role);
     const extraction = adapter.extract(view, role, this.#context(run, attempt, truncated));
     if (role === 'attempt' && attempt !== undefined) {
-      this.#addTries(run, run.attempts, attempt, view, extraction, (fact) => run.facts.push({ ...fact, seq: run.nextSeq++ } as Fact), (key) => {
-        run.progressUnknown = true;
-        run.progressUnknownAttempts.push(key);
-      });
+      this.#addTries(
+        run,
+        run.attempts,
+        attempt,
+        view,
+        extraction,
+        (fact) => run.facts.push({ ...fact, seq: run.nextSeq++ } as Fact),
+        (key) => {
+          run.progressUnknown = true;
+          run.progressUnknownAttempts.push(key);
+        },
+      );
     }
     this.#absorb(run, extraction, role === 'attempt' ? attempt : undefined);
-    if (role === 'attempt' && attempt !== undefined && (extraction.unfinished || cutUpstream) && !run.truncatedAttempts.includes(attempt)) {
+    if (
+      role === 'attempt' &&
+      attempt !== undefined &&
+      (extraction.unfinished || cutUpstream) &&
+      !run.truncatedAttempts.includes(attempt)
+    ) {
       run.truncatedAttempts.push(attempt);
     }
     if (role === 'call') this.#absorbStatusError(run, extraction, view.endMillis ?? view.startMillis);
-    if (role === 'attempt' && run.facts.some((f) => f.attempt === view.spanId && (f.kind === 'provider_error' || f.kind === 'watchdog_fired'))) {
+    if (
+      role === 'attempt' &&
+      run.facts.some((f) => f.attempt === view.spanId && (f.kind === 'provider_error' || f.kind === 'watchdog_fired'))
+    ) {
       const verdict = deriveAttemptVerdict(runFactsOf(run), view.spanId, run.policy ?? this.#options.policy);
       if (verdict) return { kind: 'attempt', verdict };
     }

@@ -53,7 +53,14 @@ export class RunTable<H> {
   addRun(state: RunState<H>): void {
     this.#runs.set(state.spanId, state);
     this.#owners.set(state.spanId, state);
-    state.parent?.open.set(state.spanId, { handle: state.handle, parentSpanId: state.parentSpanId, role: 'run', adapter: state.adapter, startMillis: state.startMillis, truncated: false });
+    state.parent?.open.set(state.spanId, {
+      handle: state.handle,
+      parentSpanId: state.parentSpanId,
+      role: 'run',
+      adapter: state.adapter,
+      startMillis: state.startMillis,
+      truncated: false,
+    });
   }
 
   /** Tracks an open descendant span of `run`. */

@@ -19,10 +19,19 @@ const MAX_TRIES = 64;
  * spans of the same call (`sameCallBefore`). A try named only by the count
  * is placed at the span's start, its error unknown.
  */
-export function triesToAdd(recorded: readonly EarlierTry[], statedTries: number | undefined, sameCallBefore: number, spanStartMillis: number): EarlierTry[] {
+export function triesToAdd(
+  recorded: readonly EarlierTry[],
+  statedTries: number | undefined,
+  sameCallBefore: number,
+  spanStartMillis: number,
+): EarlierTry[] {
   const named = statedTries === undefined ? 0 : Math.min(MAX_TRIES, statedTries) - 1 - sameCallBefore;
   const missing = Math.max(0, named - recorded.length);
-  const unnamed: EarlierTry[] = Array.from({ length: missing }, () => ({ startMillis: spanStartMillis, failedMillis: spanStartMillis, error: { kind: 'unknown' } }));
+  const unnamed: EarlierTry[] = Array.from({ length: missing }, () => ({
+    startMillis: spanStartMillis,
+    failedMillis: spanStartMillis,
+    error: { kind: 'unknown' },
+  }));
   return [...unnamed, ...recorded].slice(-MAX_TRIES);
 }
 
@@ -50,12 +59,17 @@ export function insertTries(attempts: AttemptRecord[], key: string, tries: reado
  * The facts of the tries under `keys`: the request's side-effect boundary
  * (the span's own, the same request sent again), and the error that ended it.
  */
-export function tryFacts(tries: readonly EarlierTry[], keys: readonly string[], boundary: FactDraft | undefined): FactDraft[] {
+export function tryFacts(
+  tries: readonly EarlierTry[],
+  keys: readonly string[],
+  boundary: FactDraft | undefined,
+): FactDraft[] {
   const facts: FactDraft[] = [];
   tries.forEach((t, i) => {
     const attempt = keys[i];
     if (attempt === undefined) return;
-    if (boundary?.kind === 'side_effect_boundary') facts.push({ kind: 'side_effect_boundary', boundary: boundary.boundary, timeMillis: t.startMillis, attempt });
+    if (boundary?.kind === 'side_effect_boundary')
+      facts.push({ kind: 'side_effect_boundary', boundary: boundary.boundary, timeMillis: t.startMillis, attempt });
     facts.push({ kind: 'provider_error', error: t.error, timeMillis: t.failedMillis, attempt });
   });
   return facts;

@@ -47,17 +47,30 @@ export type DecodedBody =
 export function decodeBody(type: BodyEncoding, body: Buffer, maxItems: number): DecodedBody {
   let decoded: unknown;
   try {
-    decoded = type === 'protobuf' ? decodeExportTraceRequest(body, { maxItems }) : (JSON.parse(body.toString('utf8')) as unknown);
+    decoded =
+      type === 'protobuf'
+        ? decodeExportTraceRequest(body, { maxItems })
+        : (JSON.parse(body.toString('utf8')) as unknown);
   } catch (error) {
     if (error instanceof ProtobufItemLimitError) return { ok: false, status: 413, message: error.message };
-    const what = error instanceof ProtobufDecodeError ? error.message : error instanceof RangeError ? 'values nested too deeply' : 'body is not valid JSON';
+    const what =
+      error instanceof ProtobufDecodeError
+        ? error.message
+        : error instanceof RangeError
+          ? 'values nested too deeply'
+          : 'body is not valid JSON';
     return { ok: false, status: 400, message: `malformed OTLP ${type === 'protobuf' ? 'protobuf' : 'JSON'}: ${what}` };
   }
   try {
     const spans = decodeOtlpJsonSpans(decoded);
     return { ok: true, request: decoded, spans, rejected: Math.max(0, countSpans(decoded) - spans.length) };
   } catch (error) {
-    if (error instanceof OtlpNestingError || error instanceof RangeError) return { ok: false, status: 400, message: `malformed OTLP: ${error instanceof OtlpNestingError ? error.message : 'values nested too deeply'}` };
+    if (error instanceof OtlpNestingError || error instanceof RangeError)
+      return {
+        ok: false,
+        status: 400,
+        message: `malformed OTLP: ${error instanceof OtlpNestingError ? error.message : 'values nested too deeply'}`,
+      };
     throw error;
   }
 }

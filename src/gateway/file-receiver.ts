@@ -64,7 +64,12 @@ export async function startFileReceiver(options: FileReceiverOptions): Promise<F
   // One write at a time, in arrival order: concurrent appends could interleave a line.
   let writing: Promise<unknown> = Promise.resolve();
 
-  const refuse = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
+  const refuse = (
+    response: ServerResponse,
+    status: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void => {
     response.writeHead(status, { 'content-type': JSON_TYPE, ...headers });
     response.end(JSON.stringify({ code: status, message }));
   };
@@ -85,7 +90,8 @@ export async function startFileReceiver(options: FileReceiverOptions): Promise<F
       return refuse(response, 415, `content-type must be ${PROTOBUF} or ${JSON_TYPE}`);
     }
     const body = await readBody(request, maxBodyBytes);
-    if (!body.ok) return refuse(response, body.status, body.message, body.status === 413 ? { connection: 'close' } : {});
+    if (!body.ok)
+      return refuse(response, body.status, body.message, body.status === 413 ? { connection: 'close' } : {});
     const decoded = decodeBody(type === PROTOBUF ? 'protobuf' : 'json', body.body, maxItems);
     if (!decoded.ok) return refuse(response, decoded.status, decoded.message);
     // The OTLP/JSON shape of the request on one line (a protobuf body was converted by the decoder).
@@ -96,11 +102,19 @@ export async function startFileReceiver(options: FileReceiverOptions): Promise<F
       await written;
     } catch (error) {
       // Not written, so not accepted: the exporter may retry.
-      return refuse(response, 503, `cannot write ${options.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { 'retry-after': '1' });
+      return refuse(
+        response,
+        503,
+        `cannot write ${options.out}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        { 'retry-after': '1' },
+      );
     }
     requests += 1;
     spans += decoded.spans.length;
-    const partial = decoded.rejected > 0 ? { rejectedSpans: decoded.rejected, errorMessage: 'spans without valid ids were not kept' } : undefined;
+    const partial =
+      decoded.rejected > 0
+        ? { rejectedSpans: decoded.rejected, errorMessage: 'spans without valid ids were not kept' }
+        : undefined;
     if (type === PROTOBUF) {
       response.writeHead(200, { 'content-type': PROTOBUF });
       response.end(encodeExportTraceResponse(partial));
@@ -113,7 +127,8 @@ export async function startFileReceiver(options: FileReceiverOptions): Promise<F
   const server: Server = createServer((request, response) => {
     receive(request, response).catch((error: unknown) => {
       // Only a bug gets here; answer it rather than leave the exporter waiting.
-      if (!response.headersSent) refuse(response, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent)
+        refuse(response, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
       else response.destroy();
     });
   });

@@ -48,8 +48,22 @@ export interface ForwardedSpan extends EncodableSpan {
   traceState?: string;
   status: { code: number; message?: string };
   attributes: Attributes;
-  readonly links: { context: SpanContext; traceId: string; spanId: string; traceState?: string; flags?: number; attributes: Attributes; droppedAttributesCount?: number }[];
-  readonly events: { name: string; time: HrTime; timeUnixNano: bigint; attributes: Attributes; droppedAttributesCount?: number }[];
+  readonly links: {
+    context: SpanContext;
+    traceId: string;
+    spanId: string;
+    traceState?: string;
+    flags?: number;
+    attributes: Attributes;
+    droppedAttributesCount?: number;
+  }[];
+  readonly events: {
+    name: string;
+    time: HrTime;
+    timeUnixNano: bigint;
+    attributes: Attributes;
+    droppedAttributesCount?: number;
+  }[];
   readonly ended: true;
   readonly resource: ForwardedResource;
   readonly instrumentationScope: { readonly name: string; readonly version?: string };
@@ -81,7 +95,11 @@ export interface ForwardedEnvelope {
 
 /** The forwardable span of `decoded`, under `envelope`. */
 export function forwardedSpan(decoded: DecodedSpan, envelope: ForwardedEnvelope): ForwardedSpan {
-  const context: SpanContext = { traceId: decoded.traceId, spanId: decoded.spanId, traceFlags: (decoded.flags ?? SAMPLED) & 0xff };
+  const context: SpanContext = {
+    traceId: decoded.traceId,
+    spanId: decoded.spanId,
+    traceFlags: (decoded.flags ?? SAMPLED) & 0xff,
+  };
   const startTime = hr(decoded.startTimeUnixNano);
   // A span that arrived open and is not cut off by a run keeps a zero duration.
   const endNanos = decoded.endTimeUnixNano ?? decoded.startTimeUnixNano;
@@ -97,13 +115,19 @@ export function forwardedSpan(decoded: DecodedSpan, envelope: ForwardedEnvelope)
     // The OTLP numbering starts at 1 (internal); the API's at 0.
     kind: Math.max(0, decoded.kind - 1),
     spanContext: () => context,
-    parentSpanContext: decoded.parentSpanId === undefined ? undefined : { traceId: decoded.traceId, spanId: decoded.parentSpanId, traceFlags: SAMPLED },
+    parentSpanContext:
+      decoded.parentSpanId === undefined
+        ? undefined
+        : { traceId: decoded.traceId, spanId: decoded.parentSpanId, traceFlags: SAMPLED },
     startTime,
     startTimeUnixNano: decoded.startTimeUnixNano,
     endTime,
     endTimeUnixNano: endNanos,
     duration: durationOf(startTime, endTime),
-    status: decoded.statusMessage === undefined ? { code: decoded.statusCode } : { code: decoded.statusCode, message: decoded.statusMessage },
+    status:
+      decoded.statusMessage === undefined
+        ? { code: decoded.statusCode }
+        : { code: decoded.statusCode, message: decoded.statusMessage },
     attributes: spanAttributesOf(decoded.attributes),
     links: decoded.links.map((l) => ({
       context: { traceId: l.traceId, spanId: l.spanId, traceFlags: (l.flags ?? SAMPLED) & 0xff },
@@ -114,7 +138,13 @@ export function forwardedSpan(decoded: DecodedSpan, envelope: ForwardedEnvelope)
       attributes: spanAttributesOf(l.attributes),
       droppedAttributesCount: l.droppedAttributesCount,
     })),
-    events: decoded.events.map((e) => ({ name: e.name, time: hr(e.timeUnixNano), timeUnixNano: e.timeUnixNano, attributes: spanAttributesOf(e.attributes), droppedAttributesCount: e.droppedAttributesCount ?? 0 })),
+    events: decoded.events.map((e) => ({
+      name: e.name,
+      time: hr(e.timeUnixNano),
+      timeUnixNano: e.timeUnixNano,
+      attributes: spanAttributesOf(e.attributes),
+      droppedAttributesCount: e.droppedAttributesCount ?? 0,
+    })),
     ended: true,
     resource: envelope.resource,
     otlpResource: envelope.otlpResource,
@@ -132,7 +162,8 @@ export function forwardedSpan(decoded: DecodedSpan, envelope: ForwardedEnvelope)
       sanitizeSpanInPlace(span as unknown as SanitizableSpan, sanitizer, tally);
       // Trace states are free text a sender chose: the same rules apply.
       if (span.traceState !== undefined) span.traceState = scrubCounted(span.traceState, sanitizer, tally);
-      for (const link of span.links) if (link.traceState !== undefined) link.traceState = scrubCounted(link.traceState, sanitizer, tally);
+      for (const link of span.links)
+        if (link.traceState !== undefined) link.traceState = scrubCounted(link.traceState, sanitizer, tally);
     },
   };
   return span;

@@ -37,7 +37,6 @@ interface Batch {
   readonly records: ReadonlyMap<SpillRecord, number>;
 }
 
-
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -107,7 +106,12 @@ export class Forwarder {
     const { body, sent } = this.#encode(spans);
     if (sent < spans.length) {
       this.#metrics.dropped('unencodable', spans.length - sent);
-      this.#drops.write({ reason: 'unencodable', spans: spans.length - sent, traceIds: spans.map((s) => s.traceId), detail: 'the span could not be encoded, even repaired' });
+      this.#drops.write({
+        reason: 'unencodable',
+        spans: spans.length - sent,
+        traceIds: spans.map((s) => s.traceId),
+        detail: 'the span could not be encoded, even repaired',
+      });
     }
     if (body === undefined) {
       releaseAll(byRecord);
@@ -170,7 +174,10 @@ export class Forwarder {
     if (batch.spans < 2) return undefined;
     let spans: EncodableSpan[];
     try {
-      const request = this.#config.encoding === 'json' ? (JSON.parse(new TextDecoder().decode(batch.body)) as unknown) : decodeExportTraceRequest(batch.body);
+      const request =
+        this.#config.encoding === 'json'
+          ? (JSON.parse(new TextDecoder().decode(batch.body)) as unknown)
+          : decodeExportTraceRequest(batch.body);
       spans = encodableSpansOf(decodeOtlpJsonSpans(request));
     } catch (error) {
       diag.error('agent-incidents gateway: a refused batch could not be read back to split it', error);
@@ -190,7 +197,10 @@ export class Forwarder {
   /** The trace ids of a batch, read back from its bytes (for the drop log); none when they do not decode. */
   #traceIdsOf(batch: Batch): string[] {
     try {
-      const request = this.#config.encoding === 'json' ? (JSON.parse(new TextDecoder().decode(batch.body)) as unknown) : decodeExportTraceRequest(batch.body);
+      const request =
+        this.#config.encoding === 'json'
+          ? (JSON.parse(new TextDecoder().decode(batch.body)) as unknown)
+          : decodeExportTraceRequest(batch.body);
       return decodeOtlpJsonSpans(request).map((span) => span.traceId);
     } catch {
       return [];
@@ -232,7 +242,12 @@ export class Forwarder {
         if (result.outcome === 'delivered') this.#metrics.spansForwarded += batch.spans;
         else {
           this.#metrics.dropped(result.outcome, batch.spans);
-          this.#drops.write({ reason: result.outcome, spans: batch.spans, traceIds: this.#traceIdsOf(batch), detail: result.detail });
+          this.#drops.write({
+            reason: result.outcome,
+            spans: batch.spans,
+            traceIds: this.#traceIdsOf(batch),
+            detail: result.detail,
+          });
         }
         releaseAll(batch.records);
       }
@@ -242,7 +257,13 @@ export class Forwarder {
     }
   }
 
-  async #deliver(batch: Batch): Promise<'stopped' | { outcome: 'delivered' | 'upstream_rejected' | 'retries_exhausted'; detail: string } | { outcome: 'split'; halves: [Batch, Batch] }> {
+  async #deliver(
+    batch: Batch,
+  ): Promise<
+    | 'stopped'
+    | { outcome: 'delivered' | 'upstream_rejected' | 'retries_exhausted'; detail: string }
+    | { outcome: 'split'; halves: [Batch, Batch] }
+  > {
     const { maxAttempts, initialBackoffMillis, maxBackoffMillis } = this.#config;
     let backoff = initialBackoffMillis;
     for (let attempt = 1; ; attempt += 1) {
@@ -254,7 +275,13 @@ export class Forwarder {
       const attemptAbort = new AbortController();
       const onStop = (): void => attemptAbort.abort(this.#stop.signal.reason);
       this.#stop.signal.addEventListener('abort', onStop, { once: true });
-      const deadline = setTimeout(() => attemptAbort.abort(new Error(`upstream did not answer within ${this.#config.timeoutMillis} ms (upstream.timeoutMillis)`)), this.#config.timeoutMillis);
+      const deadline = setTimeout(
+        () =>
+          attemptAbort.abort(
+            new Error(`upstream did not answer within ${this.#config.timeoutMillis} ms (upstream.timeoutMillis)`),
+          ),
+        this.#config.timeoutMillis,
+      );
       try {
         const response = await fetch(this.#config.endpoint, {
           method: 'POST',
@@ -284,7 +311,9 @@ export class Forwarder {
       } catch (error) {
         if (this.#stop.signal.aborted) return 'stopped';
         // A network error or a timeout: the upstream may come back.
-        failure = attemptAbort.signal.aborted ? String((attemptAbort.signal.reason as Error).message) : (error as Error).message;
+        failure = attemptAbort.signal.aborted
+          ? String((attemptAbort.signal.reason as Error).message)
+          : (error as Error).message;
       } finally {
         clearTimeout(deadline);
         this.#stop.signal.removeEventListener('abort', onStop);
@@ -295,7 +324,10 @@ export class Forwarder {
         this.#failures = 0;
         return { outcome: 'retries_exhausted', detail: `${attempt} attempts (upstream.maxAttempts), last: ${failure}` };
       }
-      if (this.#failures === 1 || this.#failures % 10 === 0) diag.warn(`agent-incidents gateway: upstream failing (${failure}), ${this.#failures} attempt(s) in a row; retrying`);
+      if (this.#failures === 1 || this.#failures % 10 === 0)
+        diag.warn(
+          `agent-incidents gateway: upstream failing (${failure}), ${this.#failures} attempt(s) in a row; retrying`,
+        );
       this.#metrics.forwardRetries += 1;
       await sleep(Math.min(wait ?? backoff, maxBackoffMillis), this.#stop.signal);
       if (this.#stop.signal.aborted) return 'stopped';

@@ -4,12 +4,30 @@
  */
 
 /** Why a request or its spans were refused: the `reason` label of the refusal counters. */
-export const REFUSAL_REASONS = ['unsupported', 'too_large', 'malformed', 'capacity', 'backlog', 'upstream_failing', 'persistence', 'busy', 'memory', 'closing'] as const;
+export const REFUSAL_REASONS = [
+  'unsupported',
+  'too_large',
+  'malformed',
+  'capacity',
+  'backlog',
+  'upstream_failing',
+  'persistence',
+  'busy',
+  'memory',
+  'closing',
+] as const;
 /** A refusal reason. */
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** Why accepted spans were dropped: the `reason` label of `agent_incidents_gateway_spans_dropped_total`. */
-export const DROP_REASONS = ['retries_exhausted', 'upstream_rejected', 'unencodable', 'fold_failed', 'shutdown', 'unreadable'] as const;
+export const DROP_REASONS = [
+  'retries_exhausted',
+  'upstream_rejected',
+  'unencodable',
+  'fold_failed',
+  'shutdown',
+  'unreadable',
+] as const;
 /** A drop reason. */
 export type DropReason = (typeof DROP_REASONS)[number];
 
@@ -81,7 +99,16 @@ export class GatewayMetrics {
   }
 
   /** The Prometheus text exposition; `held` are the live gauges. */
-  render(held: { traces: number; spans: number; bytes: number; backlogSpans: number; persistedBytes: number; eventLoopDelayP99Seconds: number; eventLoopDelayMaxSeconds: number; requestsInHand: number }): string {
+  render(held: {
+    traces: number;
+    spans: number;
+    bytes: number;
+    backlogSpans: number;
+    persistedBytes: number;
+    eventLoopDelayP99Seconds: number;
+    eventLoopDelayMaxSeconds: number;
+    requestsInHand: number;
+  }): string {
     const lines: string[] = [];
     const counter = (name: string, help: string, value: number): void => {
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`, `${name} ${value}`);
@@ -91,42 +118,113 @@ export class GatewayMetrics {
     };
     counter('agent_incidents_gateway_spans_received_total', 'Spans accepted from clients.', this.spansReceived);
     counter('agent_incidents_gateway_spans_forwarded_total', 'Spans delivered upstream.', this.spansForwarded);
-    counter('agent_incidents_gateway_spans_duplicate_total', 'Spans received again with a trace and span id already held; held once.', this.spansDuplicate);
-    counter('agent_incidents_gateway_spans_recovered_total', 'Spans read back from the persistent queue at start.', this.spansRecovered);
+    counter(
+      'agent_incidents_gateway_spans_duplicate_total',
+      'Spans received again with a trace and span id already held; held once.',
+      this.spansDuplicate,
+    );
+    counter(
+      'agent_incidents_gateway_spans_recovered_total',
+      'Spans read back from the persistent queue at start.',
+      this.spansRecovered,
+    );
     counter('agent_incidents_gateway_forward_retries_total', 'Upstream requests retried.', this.forwardRetries);
-    counter('agent_incidents_gateway_values_repaired_total', 'Values that could not be forwarded as they came, replaced by a marker; their spans went on.', this.valuesRepaired);
-    counter('agent_incidents_gateway_forward_splits_total', 'Upstream requests split in two to isolate the spans upstream refused for good.', this.forwardSplits);
-    counter('agent_incidents_gateway_runs_judged_early_total', 'Runs judged while a refused sender could still bring a part of them (at best incomplete, evidence_truncated).', this.runsJudgedEarly);
-    counter('agent_incidents_gateway_late_parts_total', 'Spans that arrived under a run the gateway had already judged.', this.lateParts);
-    counter('agent_incidents_gateway_revisable_traces_evicted_total', 'Traces judged early let go before their refused senders could be back, to stay under limits.maxHeldBytes: a late part of one gets no correction.', this.revisableEvicted);
-    lines.push('# HELP agent_incidents_gateway_verdicts_revised_total Verdicts corrected by an incident.verdict_revision span, by the new outcome and cause.', '# TYPE agent_incidents_gateway_verdicts_revised_total counter');
+    counter(
+      'agent_incidents_gateway_values_repaired_total',
+      'Values that could not be forwarded as they came, replaced by a marker; their spans went on.',
+      this.valuesRepaired,
+    );
+    counter(
+      'agent_incidents_gateway_forward_splits_total',
+      'Upstream requests split in two to isolate the spans upstream refused for good.',
+      this.forwardSplits,
+    );
+    counter(
+      'agent_incidents_gateway_runs_judged_early_total',
+      'Runs judged while a refused sender could still bring a part of them (at best incomplete, evidence_truncated).',
+      this.runsJudgedEarly,
+    );
+    counter(
+      'agent_incidents_gateway_late_parts_total',
+      'Spans that arrived under a run the gateway had already judged.',
+      this.lateParts,
+    );
+    counter(
+      'agent_incidents_gateway_revisable_traces_evicted_total',
+      'Traces judged early let go before their refused senders could be back, to stay under limits.maxHeldBytes: a late part of one gets no correction.',
+      this.revisableEvicted,
+    );
+    lines.push(
+      '# HELP agent_incidents_gateway_verdicts_revised_total Verdicts corrected by an incident.verdict_revision span, by the new outcome and cause.',
+      '# TYPE agent_incidents_gateway_verdicts_revised_total counter',
+    );
     for (const [key, n] of this.revisions) {
       const [outcome, cause] = key.split('\u0000');
       lines.push(`agent_incidents_gateway_verdicts_revised_total{outcome="${outcome}",cause="${cause}"} ${n}`);
     }
-    lines.push('# HELP agent_incidents_gateway_spans_dropped_total Spans accepted and then dropped, by reason (only by explicit configuration or a permanent refusal).', '# TYPE agent_incidents_gateway_spans_dropped_total counter');
-    if (this.droppedSpans.size === 0) lines.push('agent_incidents_gateway_spans_dropped_total{reason="retries_exhausted"} 0');
-    for (const [reason, n] of this.droppedSpans) lines.push(`agent_incidents_gateway_spans_dropped_total{reason="${reason}"} ${n}`);
-    lines.push('# HELP agent_incidents_gateway_requests_total OTLP requests answered, by HTTP status.', '# TYPE agent_incidents_gateway_requests_total counter');
-    for (const [status, n] of this.requests) lines.push(`agent_incidents_gateway_requests_total{status="${status}"} ${n}`);
-    lines.push('# HELP agent_incidents_gateway_spans_refused_total Spans refused, by reason.', '# TYPE agent_incidents_gateway_spans_refused_total counter');
-    for (const [reason, n] of this.refusedSpans) lines.push(`agent_incidents_gateway_spans_refused_total{reason="${reason}"} ${n}`);
-    lines.push('# HELP agent_incidents_gateway_requests_refused_total OTLP requests refused, by reason.', '# TYPE agent_incidents_gateway_requests_refused_total counter');
-    for (const [reason, n] of this.refusedRequests) lines.push(`agent_incidents_gateway_requests_refused_total{reason="${reason}"} ${n}`);
-    lines.push('# HELP agent_incidents_gateway_runs_total Runs judged, by incident outcome and cause.', '# TYPE agent_incidents_gateway_runs_total counter');
+    lines.push(
+      '# HELP agent_incidents_gateway_spans_dropped_total Spans accepted and then dropped, by reason (only by explicit configuration or a permanent refusal).',
+      '# TYPE agent_incidents_gateway_spans_dropped_total counter',
+    );
+    if (this.droppedSpans.size === 0)
+      lines.push('agent_incidents_gateway_spans_dropped_total{reason="retries_exhausted"} 0');
+    for (const [reason, n] of this.droppedSpans)
+      lines.push(`agent_incidents_gateway_spans_dropped_total{reason="${reason}"} ${n}`);
+    lines.push(
+      '# HELP agent_incidents_gateway_requests_total OTLP requests answered, by HTTP status.',
+      '# TYPE agent_incidents_gateway_requests_total counter',
+    );
+    for (const [status, n] of this.requests)
+      lines.push(`agent_incidents_gateway_requests_total{status="${status}"} ${n}`);
+    lines.push(
+      '# HELP agent_incidents_gateway_spans_refused_total Spans refused, by reason.',
+      '# TYPE agent_incidents_gateway_spans_refused_total counter',
+    );
+    for (const [reason, n] of this.refusedSpans)
+      lines.push(`agent_incidents_gateway_spans_refused_total{reason="${reason}"} ${n}`);
+    lines.push(
+      '# HELP agent_incidents_gateway_requests_refused_total OTLP requests refused, by reason.',
+      '# TYPE agent_incidents_gateway_requests_refused_total counter',
+    );
+    for (const [reason, n] of this.refusedRequests)
+      lines.push(`agent_incidents_gateway_requests_refused_total{reason="${reason}"} ${n}`);
+    lines.push(
+      '# HELP agent_incidents_gateway_runs_total Runs judged, by incident outcome and cause.',
+      '# TYPE agent_incidents_gateway_runs_total counter',
+    );
     for (const [key, n] of this.runs) {
       const [outcome, cause] = key.split('\u0000');
       lines.push(`agent_incidents_gateway_runs_total{outcome="${outcome}",cause="${cause}"} ${n}`);
     }
     gauge('agent_incidents_gateway_traces_held', 'Traces held, waiting to be folded.', held.traces);
     gauge('agent_incidents_gateway_spans_held', 'Spans held, waiting to be folded.', held.spans);
-    gauge('agent_incidents_gateway_bytes_held', 'Estimated memory held: decoded spans waiting, encoded requests waiting upstream, bodies being read.', Math.round(held.bytes));
-    gauge('agent_incidents_gateway_requests_in_hand', 'Requests being read, decoded or held, not yet answered: while the event loop lags, more than 2 of them make it shed.', held.requestsInHand);
+    gauge(
+      'agent_incidents_gateway_bytes_held',
+      'Estimated memory held: decoded spans waiting, encoded requests waiting upstream, bodies being read.',
+      Math.round(held.bytes),
+    );
+    gauge(
+      'agent_incidents_gateway_requests_in_hand',
+      'Requests being read, decoded or held, not yet answered: while the event loop lags, more than 2 of them make it shed.',
+      held.requestsInHand,
+    );
     gauge('agent_incidents_gateway_persisted_bytes', 'Bytes of the persistent queue on disk.', held.persistedBytes);
-    gauge('agent_incidents_gateway_event_loop_delay_p99_seconds', 'Event-loop delay, 99th percentile since the previous scrape.', held.eventLoopDelayP99Seconds);
-    gauge('agent_incidents_gateway_event_loop_delay_max_seconds', 'Event-loop delay, longest since the previous scrape.', held.eventLoopDelayMaxSeconds);
+    gauge(
+      'agent_incidents_gateway_event_loop_delay_p99_seconds',
+      'Event-loop delay, 99th percentile since the previous scrape.',
+      held.eventLoopDelayP99Seconds,
+    );
+    gauge(
+      'agent_incidents_gateway_event_loop_delay_max_seconds',
+      'Event-loop delay, longest since the previous scrape.',
+      held.eventLoopDelayMaxSeconds,
+    );
     gauge('process_resident_memory_bytes', 'Resident memory of the gateway process.', process.memoryUsage.rss());
-    gauge('agent_incidents_gateway_forward_backlog_spans', 'Folded spans waiting to be delivered upstream.', held.backlogSpans);
+    gauge(
+      'agent_incidents_gateway_forward_backlog_spans',
+      'Folded spans waiting to be delivered upstream.',
+      held.backlogSpans,
+    );
     return `${lines.join('\n')}\n`;
   }
 }

@@ -82,7 +82,13 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   try {
     const policy = resolvePolicy(config.policy as PolicyInput);
     const sanitizer = createSanitizer(config.sanitization as SanitizationOptions);
-    judge = { policy, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(config.hold.maxHoldMillis), revisable };
+    judge = {
+      policy,
+      sanitizer,
+      resources: new ResourceCache(sanitizer),
+      released: new ReleasedRuns(config.hold.maxHoldMillis),
+      revisable,
+    };
   } catch (error) {
     // resolvePolicy and createSanitizer name the bad option; it is a configuration error like any other.
     throw new GatewayConfigError(`invalid gateway config at policy or sanitization: ${(error as Error).message}`);
@@ -94,7 +100,9 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       spill = SpillLog.open({ ...config.persistence, directory: resolvePath(config.persistence.directory) });
     } catch (error) {
       if (error instanceof SpillLogLockedError) throw error;
-      throw new GatewayConfigError(`cannot use persistence.directory ${config.persistence.directory}: ${(error as Error).message}`);
+      throw new GatewayConfigError(
+        `cannot use persistence.directory ${config.persistence.directory}: ${(error as Error).message}`,
+      );
     }
   }
   const store = new TraceStore(limits, config.hold, { judged: judge.released.runs });
@@ -104,7 +112,10 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   const window = spill ? new RefusalWindow(spill.directory) : undefined;
   // A fresh process holds for the previous one's refusals too, those for memory included: the reason they did not
   // hold (holding would lock a full gateway) is gone with that process, and pressure still overrides any hold.
-  if (window) store.holdUntil(Math.max(window.load(), Date.now() + config.hold.refusedSenderBackoffMillis + config.hold.decisionWaitMillis));
+  if (window)
+    store.holdUntil(
+      Math.max(window.load(), Date.now() + config.hold.refusedSenderBackoffMillis + config.hold.decisionWaitMillis),
+    );
   const forwarder = new Forwarder(config.upstream, metrics);
   let closing = false;
   /** Decompressed bodies read and not yet held or refused. */
@@ -139,7 +150,12 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   const recover = (): void => {
     if (!spill) return;
     const now = Date.now();
-    while (spill.recoveryPending > 0 && heldBytes() < limits.maxHeldBytes * RECOVERY_SHARE && store.spans < limits.maxSpans * RECOVERY_SHARE && store.traces < limits.maxTraces * RECOVERY_SHARE) {
+    while (
+      spill.recoveryPending > 0 &&
+      heldBytes() < limits.maxHeldBytes * RECOVERY_SHARE &&
+      store.spans < limits.maxSpans * RECOVERY_SHARE &&
+      store.traces < limits.maxTraces * RECOVERY_SHARE
+    ) {
       for (const { type, body, admit } of spill.recoverNext() ?? []) {
         let decoded: DecodedBody;
         try {
@@ -163,70 +179,78 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
 
   const release = (all: boolean): Promise<void> => {
     releasing = true;
-    folding = folding.then(async () => {
-      recover();
-      // Folded traces go upstream together, in requests of up to FORWARD_BATCH_SPANS spans.
-      let batch: ForwardedSpan[] = [];
-      let records: (SpillRecord | undefined)[] = [];
-      const now = Date.now();
-      let slice = performance.now();
-      // The forward backlog is bounded where it grows: no more is taken than it has room for; the rest stays held
-      // (bounded by the hold limits, which refuse senders when full) until the backlog drains.
-      const room = limits.maxForwardBacklogSpans - forwarder.backlogSpans;
-      if (room <= 0) return;
-      // Kept traces have their own share of memory, and give way first near any bound: losing one loses only a
-      // possible correction.
-      const pressed = memoryTight();
-      revisable.shrinkTo(pressed ? 0 : limits.maxHeldBytes * KEPT_SHARE);
-      metrics.revisableEvicted = revisable.evicted;
-      // Traces judged early, once no refused sender can be back (refusals since they were kept included), and no
-      // part of them waits in the store: judged a last time, with all that came.
-      const sendersBackBy = store.partsUntil + config.hold.decisionWaitMillis + config.hold.tickMillis;
-      for (const kept of now >= sendersBackBy ? revisable.expire(now, (traceId) => !store.holds(traceId)) : []) {
-        try {
-          const judged = judgeKeptTrace(kept, judge, now);
-          for (const { outcome, cause } of judged.revisions) metrics.revised(outcome, cause);
-          for (const span of judged.spans) batch.push(span);
-        } catch (error) {
-          diag.error('agent-incidents gateway: a trace could not be judged again', error);
+    folding = folding
+      .then(async () => {
+        recover();
+        // Folded traces go upstream together, in requests of up to FORWARD_BATCH_SPANS spans.
+        let batch: ForwardedSpan[] = [];
+        let records: (SpillRecord | undefined)[] = [];
+        const now = Date.now();
+        let slice = performance.now();
+        // The forward backlog is bounded where it grows: no more is taken than it has room for; the rest stays held
+        // (bounded by the hold limits, which refuse senders when full) until the backlog drains.
+        const room = limits.maxForwardBacklogSpans - forwarder.backlogSpans;
+        if (room <= 0) return;
+        // Kept traces have their own share of memory, and give way first near any bound: losing one loses only a
+        // possible correction.
+        const pressed = memoryTight();
+        revisable.shrinkTo(pressed ? 0 : limits.maxHeldBytes * KEPT_SHARE);
+        metrics.revisableEvicted = revisable.evicted;
+        // Traces judged early, once no refused sender can be back (refusals since they were kept included), and no
+        // part of them waits in the store: judged a last time, with all that came.
+        const sendersBackBy = store.partsUntil + config.hold.decisionWaitMillis + config.hold.tickMillis;
+        for (const kept of now >= sendersBackBy ? revisable.expire(now, (traceId) => !store.holds(traceId)) : []) {
+          try {
+            const judged = judgeKeptTrace(kept, judge, now);
+            for (const { outcome, cause } of judged.revisions) metrics.revised(outcome, cause);
+            for (const span of judged.spans) batch.push(span);
+          } catch (error) {
+            diag.error('agent-incidents gateway: a trace could not be judged again', error);
+          }
         }
-      }
-      // Until when a trace judged now may still get a part: kept at least that long for a correction (not under
-      // pressure: judging early is then what frees memory, and keeping the spans would take it back).
-      const keepUntil = store.partsUntil > now && !pressed ? sendersBackBy : now;
-      for (const trace of store.takeReady(now, all, pressed, forwarder.backlogSpans === 0 ? limits.maxForwardBacklogSpans : room)) {
-        try {
-          const judged = judgeTrace(trace.spans, judge, now, trace.partsMayStillCome, closing ? now : keepUntil);
-          for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
-          for (const { outcome, cause } of judged.revisions) metrics.revised(outcome, cause);
-          metrics.lateParts += judged.lateParts;
-          if (trace.partsMayStillCome) metrics.runsJudgedEarly += judged.outcomes.length;
-          for (const span of judged.spans) batch.push(span);
-          for (const record of trace.records) records.push(record);
-        } catch (error) {
-          // A trace the fold cannot take would fail the same way after a restart: counted, logged, released.
-          metrics.dropped('fold_failed', trace.spans.length);
-          for (const record of trace.records) record?.release();
-          diag.error('agent-incidents gateway: a trace could not be folded', error);
+        // Until when a trace judged now may still get a part: kept at least that long for a correction (not under
+        // pressure: judging early is then what frees memory, and keeping the spans would take it back).
+        const keepUntil = store.partsUntil > now && !pressed ? sendersBackBy : now;
+        for (const trace of store.takeReady(
+          now,
+          all,
+          pressed,
+          forwarder.backlogSpans === 0 ? limits.maxForwardBacklogSpans : room,
+        )) {
+          try {
+            const judged = judgeTrace(trace.spans, judge, now, trace.partsMayStillCome, closing ? now : keepUntil);
+            for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
+            for (const { outcome, cause } of judged.revisions) metrics.revised(outcome, cause);
+            metrics.lateParts += judged.lateParts;
+            if (trace.partsMayStillCome) metrics.runsJudgedEarly += judged.outcomes.length;
+            for (const span of judged.spans) batch.push(span);
+            for (const record of trace.records) records.push(record);
+          } catch (error) {
+            // A trace the fold cannot take would fail the same way after a restart: counted, logged, released.
+            metrics.dropped('fold_failed', trace.spans.length);
+            for (const record of trace.records) record?.release();
+            diag.error('agent-incidents gateway: a trace could not be folded', error);
+          }
+          if (batch.length >= FORWARD_BATCH_SPANS) {
+            forwarder.send(batch, records);
+            batch = [];
+            records = [];
+          }
+          if (performance.now() - slice >= SLICE_MILLIS) {
+            // Folding and encoding are synchronous: let requests in between, so none waits long behind a big pass.
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            slice = performance.now();
+          }
         }
-        if (batch.length >= FORWARD_BATCH_SPANS) {
-          forwarder.send(batch, records);
-          batch = [];
-          records = [];
-        }
-        if (performance.now() - slice >= SLICE_MILLIS) {
-          // Folding and encoding are synchronous: let requests in between, so none waits long behind a big pass.
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          slice = performance.now();
-        }
-      }
-      forwarder.send(batch, records);
-    }).catch((error: unknown) => {
-      // The chain must survive anything: a rejected link would stop every later fold.
-      diag.error('agent-incidents gateway: releasing held traces failed', error);
-    }).finally(() => {
-      releasing = false;
-    });
+        forwarder.send(batch, records);
+      })
+      .catch((error: unknown) => {
+        // The chain must survive anything: a rejected link would stop every later fold.
+        diag.error('agent-incidents gateway: releasing held traces failed', error);
+      })
+      .finally(() => {
+        releasing = false;
+      });
     return folding;
   };
   // A tick while a pass still runs is skipped: passes must not pile up behind a slow fold.
@@ -240,14 +264,28 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   }, config.hold.tickMillis);
   tick.unref();
 
-  const answer = (response: ServerResponse, status: number, body: string | Uint8Array, type: string, headers: Record<string, string> = {}): void => {
+  const answer = (
+    response: ServerResponse,
+    status: number,
+    body: string | Uint8Array,
+    type: string,
+    headers: Record<string, string> = {},
+  ): void => {
     metrics.request(status);
     response.writeHead(status, { 'content-type': type, ...(closing ? { connection: 'close' } : {}), ...headers });
     response.end(body);
   };
   /** Until when a sender refused now may come back with what it sent: the longer of its backoff and twice Retry-After, plus the decision wait. */
-  const senderBackUntil = (): number => Date.now() + Math.max(2 * limits.retryAfterSeconds * 1000, config.hold.refusedSenderBackoffMillis) + config.hold.decisionWaitMillis;
-  const refuse = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
+  const senderBackUntil = (): number =>
+    Date.now() +
+    Math.max(2 * limits.retryAfterSeconds * 1000, config.hold.refusedSenderBackoffMillis) +
+    config.hold.decisionWaitMillis;
+  const refuse = (
+    response: ServerResponse,
+    status: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void => {
     // A sender retries 429 and 503: until it can be back, a trace judged may miss what it sent (docs/gateway.md, "Late parts").
     if (status === 429 || status === 503) {
       store.expectPartsUntil(senderBackUntil());
@@ -282,7 +320,11 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     // already in hand: with requests queued it stays busy, and without them the lag is another process's (a busy
     // neighbour on the same cores), which refusing would not cure but only turn into idle time.
     const lag = limits.maxEventLoopDelayMillis === undefined ? 0 : gauge.lagMillis();
-    if (limits.maxEventLoopDelayMillis !== undefined && lag > limits.maxEventLoopDelayMillis && inHand >= WORK_IN_HAND) {
+    if (
+      limits.maxEventLoopDelayMillis !== undefined &&
+      lag > limits.maxEventLoopDelayMillis &&
+      inHand >= WORK_IN_HAND
+    ) {
       request.resume();
       metrics.refused('busy', 0);
       return refuseAndHold(response, `gateway is busy (event loop ${Math.round(lag)} ms behind)`);
@@ -325,7 +367,12 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   };
 
   /** Decodes, checks and holds a body; `endTurn` lets the next body be decoded once the synchronous part is over. */
-  const hold = async (type: SpillBodyType, body: Buffer, response: ServerResponse, endTurn: () => void): Promise<void> => {
+  const hold = async (
+    type: SpillBodyType,
+    body: Buffer,
+    response: ServerResponse,
+    endTurn: () => void,
+  ): Promise<void> => {
     const decoded = decodeBody(type, body, limits.maxRequestItems);
     if (!decoded.ok) {
       metrics.refused(decoded.status === 413 ? 'too_large' : 'malformed', 0);
@@ -335,11 +382,15 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     if (rejected > 0) metrics.refused('malformed', rejected);
     const bytes = decodedRequestBytes(spans);
     const tooLarge =
-      spans.length > limits.maxSpans ? `${spans.length} spans exceed limits.maxSpans (${limits.maxSpans})`
-      : spans.length > limits.maxForwardBacklogSpans ? `${spans.length} spans exceed limits.maxForwardBacklogSpans (${limits.maxForwardBacklogSpans})`
-      : store.newTraces(spans) > limits.maxTraces ? `the request's traces exceed limits.maxTraces (${limits.maxTraces})`
-      : bytes + body.length > limits.maxHeldBytes ? `the request decodes to about ${bytes} bytes, over limits.maxHeldBytes (${limits.maxHeldBytes})`
-      : undefined;
+      spans.length > limits.maxSpans
+        ? `${spans.length} spans exceed limits.maxSpans (${limits.maxSpans})`
+        : spans.length > limits.maxForwardBacklogSpans
+          ? `${spans.length} spans exceed limits.maxForwardBacklogSpans (${limits.maxForwardBacklogSpans})`
+          : store.newTraces(spans) > limits.maxTraces
+            ? `the request's traces exceed limits.maxTraces (${limits.maxTraces})`
+            : bytes + body.length > limits.maxHeldBytes
+              ? `the request decodes to about ${bytes} bytes, over limits.maxHeldBytes (${limits.maxHeldBytes})`
+              : undefined;
     if (tooLarge) {
       // It could never fit, however long the client waits: too large, not "later".
       metrics.refused('too_large', spans.length);
@@ -372,13 +423,23 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
         metrics.refused('persistence', spans.length);
         const full = error instanceof SpillLogFullError;
         if (!full) diag.error('agent-incidents gateway: the persistent queue cannot be written', error);
-        return refuse(response, 503, full ? 'persistent queue is full' : `persistent queue cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`, later);
+        return refuse(
+          response,
+          503,
+          full
+            ? 'persistent queue is full'
+            : `persistent queue cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+          later,
+        );
       }
     }
     const added = store.add(spans, Date.now(), record);
     metrics.spansReceived += added.added;
     metrics.spansDuplicate += added.duplicates;
-    const partial = rejected > 0 ? { rejectedSpans: rejected, errorMessage: `${rejected} span(s) without ids or start time were rejected` } : undefined;
+    const partial =
+      rejected > 0
+        ? { rejectedSpans: rejected, errorMessage: `${rejected} span(s) without ids or start time were rejected` }
+        : undefined;
     if (type === 'protobuf') return answer(response, 200, encodeExportTraceResponse(partial), PROTOBUF);
     return answer(response, 200, JSON.stringify(partial ? { partialSuccess: partial } : {}), JSON_TYPE);
   };
@@ -391,35 +452,37 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, limits.headersTimeoutMillis / 4)),
     },
     (request, response) => {
-    const path = (request.url ?? '').split('?')[0];
-    const handle = async (): Promise<void> => {
-      if (path === '/v1/traces' && request.method === 'POST') return receive(request, response);
-      request.resume();
-      if (path === '/healthz' && request.method === 'GET') return answer(response, closing ? 503 : 200, closing ? 'closing\n' : 'ok\n', 'text/plain');
-      if (path === '/metrics' && request.method === 'GET') {
-        const held = {
-          traces: store.traces,
-          spans: store.spans,
-          bytes: heldBytes(),
-          backlogSpans: forwarder.backlogSpans,
-          persistedBytes: spill?.bytes ?? 0,
-          eventLoopDelayP99Seconds: loopDelay.count > 0 ? loopDelay.percentile(99) / 1e9 : 0,
-          eventLoopDelayMaxSeconds: loopDelay.count > 0 ? loopDelay.max / 1e9 : 0,
-          requestsInHand: inHand,
-        };
-        // Each scrape reads the delay since the previous one.
-        loopDelay.reset();
-        return answer(response, 200, metrics.render(held), 'text/plain; version=0.0.4');
-      }
-      return refuse(response, path === '/v1/traces' ? 405 : 404, path === '/v1/traces' ? 'use POST' : 'not found');
-    };
-    handle().catch((error: unknown) => {
-      // Never crash on a request: answer 500 if nothing was written yet.
-      diag.error('agent-incidents gateway: request failed', error);
-      if (!response.headersSent) refuse(response, 500, 'internal error');
-      else response.destroy();
-    });
-  });
+      const path = (request.url ?? '').split('?')[0];
+      const handle = async (): Promise<void> => {
+        if (path === '/v1/traces' && request.method === 'POST') return receive(request, response);
+        request.resume();
+        if (path === '/healthz' && request.method === 'GET')
+          return answer(response, closing ? 503 : 200, closing ? 'closing\n' : 'ok\n', 'text/plain');
+        if (path === '/metrics' && request.method === 'GET') {
+          const held = {
+            traces: store.traces,
+            spans: store.spans,
+            bytes: heldBytes(),
+            backlogSpans: forwarder.backlogSpans,
+            persistedBytes: spill?.bytes ?? 0,
+            eventLoopDelayP99Seconds: loopDelay.count > 0 ? loopDelay.percentile(99) / 1e9 : 0,
+            eventLoopDelayMaxSeconds: loopDelay.count > 0 ? loopDelay.max / 1e9 : 0,
+            requestsInHand: inHand,
+          };
+          // Each scrape reads the delay since the previous one.
+          loopDelay.reset();
+          return answer(response, 200, metrics.render(held), 'text/plain; version=0.0.4');
+        }
+        return refuse(response, path === '/v1/traces' ? 405 : 404, path === '/v1/traces' ? 'use POST' : 'not found');
+      };
+      handle().catch((error: unknown) => {
+        // Never crash on a request: answer 500 if nothing was written yet.
+        diag.error('agent-incidents gateway: request failed', error);
+        if (!response.headersSent) refuse(response, 500, 'internal error');
+        else response.destroy();
+      });
+    },
+  );
   // Past the cap a new connection is closed at once: slow or idle clients cannot exhaust file descriptors.
   server.maxConnections = limits.maxConnections;
   server.on('clientError', (_error, socket) => socket.destroy());
@@ -457,7 +520,10 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
         continue;
       }
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([forwarder.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, until - Date.now()))))]);
+      await Promise.race([
+        forwarder.idle(),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, until - Date.now())))),
+      ]);
       clearTimeout(timer);
     } while (released && store.traces > 0 && Date.now() < until);
   };
@@ -481,10 +547,15 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     await drain(deadline, !spill || store.partsUntil <= Date.now());
     // Spans still held (the backlog never drained in time) are left like those queued upstream.
     const left = (await forwarder.stop()) + store.spans;
-    if (left > 0 && spill) diag.warn(`agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis, or held for refused senders, stay in ${spill.directory} for the next start`);
+    if (left > 0 && spill)
+      diag.warn(
+        `agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis, or held for refused senders, stay in ${spill.directory} for the next start`,
+      );
     if (left > 0 && !spill) {
       metrics.dropped('shutdown', left);
-      diag.error(`agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis are dropped (no persistence.directory)`);
+      diag.error(
+        `agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis are dropped (no persistence.directory)`,
+      );
     }
     await spill?.close();
   };

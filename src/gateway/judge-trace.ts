@@ -69,7 +69,13 @@ const GATEWAY_SCOPE: DecodedScope = { name: 'agent-incidents-gateway', attribute
  * way. With `partsMayStillCome` (a refused sender may still bring spans of
  * it) no run of the trace reads `success`: see `TraceFoldOptions`.
  */
-export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudgeOptions, now: number, partsMayStillCome = false, keepUntil = now): JudgedTrace {
+export function judgeTrace(
+  received: readonly DecodedSpan[],
+  options: TraceJudgeOptions,
+  now: number,
+  partsMayStillCome = false,
+  keepUntil = now,
+): JudgedTrace {
   const traceId = received[0]?.traceId;
   // A part of a trace judged early: folded with everything its runs already had, so they are judged again whole.
   const kept = traceId === undefined ? undefined : options.revisable?.take(traceId);
@@ -79,11 +85,18 @@ export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudge
     policy: options.policy,
     adapters: options.adapters,
     judgedRuns: again ? { has: (id) => options.released.runs.has(id) && !again.has(id) } : options.released.runs,
-    judgedAsStandIns: again ? { has: (id) => options.released.standIns.has(id) && !again.has(id) } : options.released.standIns,
+    judgedAsStandIns: again
+      ? { has: (id) => options.released.standIns.has(id) && !again.has(id) }
+      : options.released.standIns,
     nestedJudged: options.released.nested,
   });
   let lateParts = 0;
-  for (const span of received) if (span.parentSpanId !== undefined && (again?.has(span.parentSpanId) === true || options.released.runs.has(span.parentSpanId))) lateParts += 1;
+  for (const span of received)
+    if (
+      span.parentSpanId !== undefined &&
+      (again?.has(span.parentSpanId) === true || options.released.runs.has(span.parentSpanId))
+    )
+      lateParts += 1;
   options.released.remember(fold.judgedRuns, fold.standIns, fold.orphanedNested, now);
   const outcomes: JudgedTrace['outcomes'] = [];
   const tally = createTally();
@@ -94,7 +107,8 @@ export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudge
     const incident = fold.runs.get(decoded.spanId);
     if (incident && !prejudged) writeRunVerdict(span, incident);
     const attempt = fold.attempts.get(decoded.spanId);
-    if (attempt && decoded.attributes[K.ATTR_INCIDENT_ATTEMPT_NUMBER] === undefined) Object.assign(span.attributes, attemptVerdictAttributes(attempt));
+    if (attempt && decoded.attributes[K.ATTR_INCIDENT_ATTEMPT_NUMBER] === undefined)
+      Object.assign(span.attributes, attemptVerdictAttributes(attempt));
     const cutAt = fold.cut.get(decoded.spanId);
     if (cutAt !== undefined) {
       span.attributes[K.ATTR_INCIDENT_TRUNCATED] = true;
@@ -110,7 +124,13 @@ export function judgeTrace(received: readonly DecodedSpan[], options: TraceJudge
   }
   const revisions = kept ? revise(kept, fold.runs, options, now, spans, tally) : [];
   // Kept only when a run in it could get a correction: a trace with no run never has a verdict to revise.
-  if (options.revisable && keepUntil > now && (partsMayStillCome || kept) && traceId !== undefined && (fold.judgedRuns.length > 0 || kept)) {
+  if (
+    options.revisable &&
+    keepUntil > now &&
+    (partsMayStillCome || kept) &&
+    traceId !== undefined &&
+    (fold.judgedRuns.length > 0 || kept)
+  ) {
     options.revisable.keep(traceId, keptAfter(kept, received, fold.runs, fold.judgedRuns), keepUntil);
   }
   return { spans, outcomes, redactions: tally.byKind, lateParts, revisions };
@@ -137,11 +157,18 @@ export function judgeKeptTrace(kept: KeptTrace, options: TraceJudgeOptions, now:
 }
 
 /** What stays kept after a fold: every span so far and the verdicts now delivered. */
-function keptAfter(kept: KeptTrace | undefined, received: readonly DecodedSpan[], runs: ReadonlyMap<string, Incident>, judgedRuns: readonly string[]): KeptTrace {
+function keptAfter(
+  kept: KeptTrace | undefined,
+  received: readonly DecodedSpan[],
+  runs: ReadonlyMap<string, Incident>,
+  judgedRuns: readonly string[],
+): KeptTrace {
   const verdicts = new Map<string, AttributeRecord>(kept?.verdicts);
   const prejudged = new Set<string>();
-  for (const span of [...(kept?.spans ?? []), ...received]) if (typeof span.attributes[K.ATTR_INCIDENT_OUTCOME] === 'string') prejudged.add(span.spanId);
-  for (const [carrier, incident] of runs) if (!prejudged.has(carrier)) verdicts.set(carrier, incidentAttributes(incident));
+  for (const span of [...(kept?.spans ?? []), ...received])
+    if (typeof span.attributes[K.ATTR_INCIDENT_OUTCOME] === 'string') prejudged.add(span.spanId);
+  for (const [carrier, incident] of runs)
+    if (!prejudged.has(carrier)) verdicts.set(carrier, incidentAttributes(incident));
   return {
     spans: kept ? [...kept.spans, ...received] : received,
     verdicts,
@@ -155,7 +182,14 @@ function keptAfter(kept: KeptTrace | undefined, received: readonly DecodedSpan[]
  * `runs` differs from the one delivered, and records it in `kept` (the
  * verdict delivered is now the revised one).
  */
-function revise(kept: KeptTrace, runs: ReadonlyMap<string, Incident>, options: TraceJudgeOptions, now: number, out: ForwardedSpan[], tally: ReturnType<typeof createTally>): Revision[] {
+function revise(
+  kept: KeptTrace,
+  runs: ReadonlyMap<string, Incident>,
+  options: TraceJudgeOptions,
+  now: number,
+  out: ForwardedSpan[],
+  tally: ReturnType<typeof createTally>,
+): Revision[] {
   const revisions: Revision[] = [];
   const { verdicts, revisions: numbers } = kept;
   for (const [carrierId, incident] of runs) {
@@ -188,7 +222,14 @@ function sameVerdict(a: AttributeRecord, b: AttributeRecord): boolean {
  * carries the first one, linked to it, in the same trace and resource, under
  * the gateway's scope, at the time of the correction.
  */
-function revisionSpan(carrier: DecodedSpan, incident: Incident, verdict: AttributeRecord, number: number, now: number, options: TraceJudgeOptions): ForwardedSpan {
+function revisionSpan(
+  carrier: DecodedSpan,
+  incident: Incident,
+  verdict: AttributeRecord,
+  number: number,
+  now: number,
+  options: TraceJudgeOptions,
+): ForwardedSpan {
   const at = BigInt(Math.round(now)) * 1_000_000n;
   const attributes: Record<string, string> = {};
   const decoded: DecodedSpan = {
@@ -209,7 +250,10 @@ function revisionSpan(carrier: DecodedSpan, incident: Incident, verdict: Attribu
     resourceEnvelope: carrier.resourceEnvelope,
   };
   const span = forwardedSpan(decoded, options.resources.envelopeOf(decoded));
-  Object.assign(span.attributes, verdict, { [K.ATTR_INCIDENT_REVISION_OF]: carrier.spanId, [K.ATTR_INCIDENT_REVISION_NUMBER]: number });
+  Object.assign(span.attributes, verdict, {
+    [K.ATTR_INCIDENT_REVISION_OF]: carrier.spanId,
+    [K.ATTR_INCIDENT_REVISION_NUMBER]: number,
+  });
   const change = runSpanStatus(incident, { code: span.status.code, errorType: span.attributes[K.ATTR_ERROR_TYPE] });
   if (change.status) span.status = change.status;
   if (change.errorType !== undefined) span.attributes[K.ATTR_ERROR_TYPE] = change.errorType;

@@ -42,7 +42,9 @@ export class RefusalWindow {
       writeFileSync(`${this.#path}.tmp`, String(Math.ceil(this.#written)));
       renameSync(`${this.#path}.tmp`, this.#path);
     } catch (error) {
-      diag.warn(`agent-incidents gateway: cannot record the refusal window in ${this.#path}: ${(error as Error).message}`);
+      diag.warn(
+        `agent-incidents gateway: cannot record the refusal window in ${this.#path}: ${(error as Error).message}`,
+      );
     }
   }
 }

@@ -74,7 +74,12 @@ export class ReleasedRuns {
   }
 
   /** Remembers what one fold judged at `now`. */
-  remember(runs: readonly string[], standIns: readonly string[], nested: ReadonlyMap<string, NestedEffects>, now: number): void {
+  remember(
+    runs: readonly string[],
+    standIns: readonly string[],
+    nested: ReadonlyMap<string, NestedEffects>,
+    now: number,
+  ): void {
     this.runs.prune(now);
     this.standIns.prune(now);
     this.nested.prune(now);
@@ -84,8 +89,13 @@ export class ReleasedRuns {
     for (const [parent, effects] of nested) {
       const known = this.nested.get(parent);
       // Several sub-agents under one span: the worst of them, and any loss.
-      const worst = known && RANK[known.sideEffects] > RANK[effects.sideEffects] ? known.sideEffects : effects.sideEffects;
-      this.nested.set(parent, { sideEffects: worst, evidenceTruncated: effects.evidenceTruncated || known?.evidenceTruncated === true }, until);
+      const worst =
+        known && RANK[known.sideEffects] > RANK[effects.sideEffects] ? known.sideEffects : effects.sideEffects;
+      this.nested.set(
+        parent,
+        { sideEffects: worst, evidenceTruncated: effects.evidenceTruncated || known?.evidenceTruncated === true },
+        until,
+      );
     }
   }
 }

@@ -15,7 +15,8 @@ function gunzipLimited(data: Buffer, maxBytes: number): Promise<BodyResult> {
   return new Promise((resolve) => {
     gunzip(data, { maxOutputLength: maxBytes }, (error, result) => {
       if (!error) resolve({ ok: true, body: result, receivedBytes: data.length });
-      else if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') resolve({ ok: false, status: 413, message: `decompressed body exceeds ${maxBytes} bytes` });
+      else if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        resolve({ ok: false, status: 413, message: `decompressed body exceeds ${maxBytes} bytes` });
       else resolve({ ok: false, status: 400, message: 'body is not valid gzip' });
     });
   });

@@ -39,7 +39,11 @@ export class ResourceCache {
 
   /** What `span` is forwarded under: its sanitized resource and scope. */
   envelopeOf(span: DecodedSpan): ForwardedEnvelope {
-    const scopeKey: DecodedScope = span.scope ?? { name: span.scopeName ?? '', version: span.scopeVersion, attributes: {} };
+    const scopeKey: DecodedScope = span.scope ?? {
+      name: span.scopeName ?? '',
+      version: span.scopeVersion,
+      attributes: {},
+    };
     let byScope = this.#envelopes.get(span.resource);
     if (!byScope) this.#envelopes.set(span.resource, (byScope = new WeakMap()));
     let envelope = span.scope ? byScope.get(span.scope) : undefined;
@@ -62,10 +66,15 @@ export class ResourceCache {
 
   #attributes(decoded: Record<string, DecodedValue>): Record<string, unknown> {
     const attributes = spanAttributesOf(decoded);
-    return this.#sanitizer.mode === 'off' ? attributes : sanitizeAttributeMap(attributes, this.#sanitizer, createTally());
+    return this.#sanitizer.mode === 'off'
+      ? attributes
+      : sanitizeAttributeMap(attributes, this.#sanitizer, createTally());
   }
 
-  #resource(decoded: Record<string, DecodedValue>, envelope: DecodedEnvelope): { resource: ForwardedResource; otlpResource: EncodableResource } {
+  #resource(
+    decoded: Record<string, DecodedValue>,
+    envelope: DecodedEnvelope,
+  ): { resource: ForwardedResource; otlpResource: EncodableResource } {
     let entry = this.#byResource.get(decoded);
     if (entry) return entry;
     const key = decodedKey([decoded, envelope.schemaUrl, envelope.droppedAttributesCount]);
@@ -73,7 +82,14 @@ export class ResourceCache {
     if (!entry) {
       const attributes = this.#attributes(decoded);
       const resource: ForwardedResource = { attributes: attributes as ForwardedResource['attributes'] };
-      entry = { resource, otlpResource: { attributes: attributes as EncodableResource['attributes'], droppedAttributesCount: envelope.droppedAttributesCount, schemaUrl: this.#text(envelope.schemaUrl) } };
+      entry = {
+        resource,
+        otlpResource: {
+          attributes: attributes as EncodableResource['attributes'],
+          droppedAttributesCount: envelope.droppedAttributesCount,
+          schemaUrl: this.#text(envelope.schemaUrl),
+        },
+      };
       if (this.#resources.size >= MAX_ENTRIES) this.#resources.clear();
       this.#resources.set(key, entry);
     }

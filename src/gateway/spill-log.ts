@@ -10,7 +10,18 @@
  * its segment, and nothing past it in that segment is trusted. One gateway per
  * directory: a `LOCK` file names the owner's pid.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -164,7 +175,10 @@ export class SpillLog implements SegmentOwner {
   static open(options: SpillLogOptions): SpillLog {
     mkdirSync(options.directory, { recursive: true });
     const key = realpathSync(options.directory);
-    if (OPENED.has(key)) throw new SpillLogLockedError(`persistence.directory ${options.directory} is in use by another gateway in this process`);
+    if (OPENED.has(key))
+      throw new SpillLogLockedError(
+        `persistence.directory ${options.directory} is in use by another gateway in this process`,
+      );
     const lock = join(options.directory, 'LOCK');
     try {
       writeFileSync(lock, String(process.pid), { flag: 'wx' });
@@ -241,9 +255,11 @@ export class SpillLog implements SegmentOwner {
       // Only a sealed segment is ever freed: sealing the active one lets it go once what it holds is delivered
       // (at once when it already was), or a queue smaller than a segment would refuse for ever.
       await this.#seal();
-      if (this.#bytes + size > this.#maxBytes) throw new SpillLogFullError(`persistent queue holds ${this.#bytes} of ${this.#maxBytes} bytes`);
+      if (this.#bytes + size > this.#maxBytes)
+        throw new SpillLogFullError(`persistent queue holds ${this.#bytes} of ${this.#maxBytes} bytes`);
     }
-    if (this.#active && this.#active.segment.bytes > 0 && this.#active.segment.bytes + size > this.#segmentBytes) await this.#seal();
+    if (this.#active && this.#active.segment.bytes > 0 && this.#active.segment.bytes + size > this.#segmentBytes)
+      await this.#seal();
     const active = this.#active ?? (await this.#startSegment());
     const header = Buffer.allocUnsafe(HEADER_BYTES);
     header.writeUInt32BE(MAGIC, 0);

@@ -47,7 +47,11 @@ const RUN_PARTS = new Set(['attempt', 'tool', 'call']);
  * sender's flags put in another process, belongs to no run here and waits for
  * nothing.
  */
-function waitsForRun(spans: readonly DecodedSpan[], adapters: readonly ConventionAdapter[] | undefined, judged: { has(id: string): boolean } | undefined): boolean {
+function waitsForRun(
+  spans: readonly DecodedSpan[],
+  adapters: readonly ConventionAdapter[] | undefined,
+  judged: { has(id: string): boolean } | undefined,
+): boolean {
   const byId = new Map<string, DecodedSpan>();
   for (const span of spans) byId.set(span.spanId, span);
   const roles = new Map<string, string | undefined>();
@@ -104,7 +108,11 @@ export class TraceStore {
   /**
    * @param judged span ids of runs already judged: a part under one of them waits for nothing
    */
-  constructor(limits: TraceStoreLimits, timing: TraceStoreTiming, options: { readonly adapters?: readonly ConventionAdapter[]; readonly judged?: { has(id: string): boolean } } = {}) {
+  constructor(
+    limits: TraceStoreLimits,
+    timing: TraceStoreTiming,
+    options: { readonly adapters?: readonly ConventionAdapter[]; readonly judged?: { has(id: string): boolean } } = {},
+  ) {
     this.#limits = limits;
     this.#timing = timing;
     this.#adapters = options.adapters;
@@ -145,7 +153,10 @@ export class TraceStore {
 
   /** Whether `spans` fit the trace and span bounds next to what is held; nothing is kept either way. */
   fits(spans: readonly DecodedSpan[]): boolean {
-    return this.#traces.size + this.newTraces(spans) <= this.#limits.maxTraces && this.#spans + spans.length <= this.#limits.maxSpans;
+    return (
+      this.#traces.size + this.newTraces(spans) <= this.#limits.maxTraces &&
+      this.#spans + spans.length <= this.#limits.maxSpans
+    );
   }
 
   /**

@@ -94,7 +94,13 @@ export const PHASES = [
 export type Phase = (typeof PHASES)[number];
 
 /** What a runtime may do next (`incident.retry_safety`). */
-export const RETRY_SAFETIES = ['auto_retry', 'offer_continue', 'ask_user_before_retry', 'do_not_retry', 'unknown'] as const;
+export const RETRY_SAFETIES = [
+  'auto_retry',
+  'offer_continue',
+  'ask_user_before_retry',
+  'do_not_retry',
+  'unknown',
+] as const;
 /** One of {@link RETRY_SAFETIES}. */
 export type RetrySafety = (typeof RETRY_SAFETIES)[number];
 
@@ -146,7 +152,16 @@ export type MissingFact = (typeof MISSING_FACTS)[number];
  * it `fail`ed for good, hand the choice to the user (`offer_continue`,
  * `ask_user`), `stop` (nothing may be retried), or `none` (nothing failed).
  */
-export const RECOVERY_ACTIONS = ['retry', 'resume', 'reassign', 'fail', 'offer_continue', 'ask_user', 'stop', 'none'] as const;
+export const RECOVERY_ACTIONS = [
+  'retry',
+  'resume',
+  'reassign',
+  'fail',
+  'offer_continue',
+  'ask_user',
+  'stop',
+  'none',
+] as const;
 /** One of {@link RECOVERY_ACTIONS}. */
 export type RecoveryActionKind = (typeof RECOVERY_ACTIONS)[number];
 

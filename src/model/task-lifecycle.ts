@@ -9,7 +9,15 @@
  */
 
 /** Every state a task can be in. */
-export const TASK_STATES = ['CREATED', 'ASSIGNED', 'IN_PROGRESS', 'FAILED', 'INTERRUPTED', 'COMPLETED', 'CANCELLED'] as const;
+export const TASK_STATES = [
+  'CREATED',
+  'ASSIGNED',
+  'IN_PROGRESS',
+  'FAILED',
+  'INTERRUPTED',
+  'COMPLETED',
+  'CANCELLED',
+] as const;
 /** One of {@link TASK_STATES}. */
 export type TaskState = (typeof TASK_STATES)[number];
 

@@ -15,14 +15,24 @@ export function encodableSpansOf(decoded: readonly DecodedSpan[]): EncodableSpan
   return decoded.map((span) => {
     let resource = resources.get(span.resource);
     if (resource === undefined) {
-      resource = { attributes: spanAttributesOf(span.resource), droppedAttributesCount: span.resourceEnvelope?.droppedAttributesCount, schemaUrl: span.resourceEnvelope?.schemaUrl };
+      resource = {
+        attributes: spanAttributesOf(span.resource),
+        droppedAttributesCount: span.resourceEnvelope?.droppedAttributesCount,
+        schemaUrl: span.resourceEnvelope?.schemaUrl,
+      };
       resources.set(span.resource, resource);
     }
     const scopeKey: object = span.scope ?? resource;
     let scope = scopes.get(scopeKey);
     if (scope === undefined) {
       scope = span.scope
-        ? { name: span.scope.name, version: span.scope.version, attributes: spanAttributesOf(span.scope.attributes), droppedAttributesCount: span.scope.droppedAttributesCount, schemaUrl: span.scope.schemaUrl }
+        ? {
+            name: span.scope.name,
+            version: span.scope.version,
+            attributes: spanAttributesOf(span.scope.attributes),
+            droppedAttributesCount: span.scope.droppedAttributesCount,
+            schemaUrl: span.scope.schemaUrl,
+          }
         : { name: span.scopeName ?? '', version: span.scopeVersion };
       scopes.set(scopeKey, scope);
     }
@@ -38,11 +48,26 @@ export function encodableSpansOf(decoded: readonly DecodedSpan[]): EncodableSpan
       endTimeUnixNano: span.endTimeUnixNano ?? span.startTimeUnixNano,
       attributes: spanAttributesOf(span.attributes),
       droppedAttributesCount: span.droppedAttributesCount,
-      events: span.events.map((e) => ({ timeUnixNano: e.timeUnixNano, name: e.name, attributes: spanAttributesOf(e.attributes), droppedAttributesCount: e.droppedAttributesCount })),
+      events: span.events.map((e) => ({
+        timeUnixNano: e.timeUnixNano,
+        name: e.name,
+        attributes: spanAttributesOf(e.attributes),
+        droppedAttributesCount: e.droppedAttributesCount,
+      })),
       droppedEventsCount: span.droppedEventsCount,
-      links: span.links.map((l) => ({ traceId: l.traceId, spanId: l.spanId, traceState: l.traceState, flags: l.flags, attributes: spanAttributesOf(l.attributes), droppedAttributesCount: l.droppedAttributesCount })),
+      links: span.links.map((l) => ({
+        traceId: l.traceId,
+        spanId: l.spanId,
+        traceState: l.traceState,
+        flags: l.flags,
+        attributes: spanAttributesOf(l.attributes),
+        droppedAttributesCount: l.droppedAttributesCount,
+      })),
       droppedLinksCount: span.droppedLinksCount,
-      status: span.statusMessage === undefined ? { code: span.statusCode } : { code: span.statusCode, message: span.statusMessage },
+      status:
+        span.statusMessage === undefined
+          ? { code: span.statusCode }
+          : { code: span.statusCode, message: span.statusMessage },
       otlpResource: resource,
       otlpScope: scope,
     };

@@ -19,7 +19,16 @@ import { isWireDouble } from './wire-double.js';
  * (`arrayValue`), a plain object (`kvlistValue`), and `null` (an empty
  * `AnyValue`).
  */
-export type EncodableValue = string | number | bigint | boolean | Uint8Array | WireDouble | readonly (EncodableValue | undefined)[] | EncodableMap | null;
+export type EncodableValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | Uint8Array
+  | WireDouble
+  | readonly (EncodableValue | undefined)[]
+  | EncodableMap
+  | null;
 
 /** A `kvlistValue`: entries by key. */
 export interface EncodableMap {
@@ -59,7 +68,12 @@ export interface EncodableSpan {
   readonly endTimeUnixNano: bigint;
   readonly attributes: EncodableAttributes;
   readonly droppedAttributesCount?: number;
-  readonly events: readonly { readonly timeUnixNano: bigint; readonly name: string; readonly attributes?: EncodableAttributes; readonly droppedAttributesCount?: number }[];
+  readonly events: readonly {
+    readonly timeUnixNano: bigint;
+    readonly name: string;
+    readonly attributes?: EncodableAttributes;
+    readonly droppedAttributesCount?: number;
+  }[];
   readonly droppedEventsCount?: number;
   readonly links: readonly {
     readonly traceId: string;
@@ -235,7 +249,8 @@ function writeAnyValue(w: Writer, value: EncodableValue): void {
   else if (isWireDouble(value)) w.double(4, value.valueOf());
   else if (Array.isArray(value)) {
     w.message(5, () => {
-      for (const item of value as readonly (EncodableValue | undefined)[]) w.message(1, () => writeAnyValue(w, item ?? null));
+      for (const item of value as readonly (EncodableValue | undefined)[])
+        w.message(1, () => writeAnyValue(w, item ?? null));
     });
   } else if (typeof value === 'object') {
     w.message(6, () => writeAttributes(w, 1, value as EncodableMap));
@@ -344,11 +359,20 @@ function jsonValue(value: EncodableValue): Json {
   if (typeof value === 'string') return { stringValue: value };
   if (typeof value === 'boolean') return { boolValue: value };
   // OTLP/JSON writes int64 as a decimal string: exact at any size.
-  if (typeof value === 'number') return Number.isSafeInteger(value) && !Object.is(value, -0) ? { intValue: String(value) } : { doubleValue: jsonDouble(value) };
-  if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX ? { intValue: value.toString() } : { stringValue: value.toString() };
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && !Object.is(value, -0)
+      ? { intValue: String(value) }
+      : { doubleValue: jsonDouble(value) };
+  if (typeof value === 'bigint')
+    return value >= INT64_MIN && value <= INT64_MAX
+      ? { intValue: value.toString() }
+      : { stringValue: value.toString() };
   if (value instanceof Uint8Array) return { bytesValue: Buffer.from(value).toString('base64') };
   if (isWireDouble(value)) return { doubleValue: jsonDouble(value.valueOf()) };
-  if (Array.isArray(value)) return { arrayValue: { values: (value as readonly (EncodableValue | undefined)[]).map((item) => jsonValue(item ?? null)) } };
+  if (Array.isArray(value))
+    return {
+      arrayValue: { values: (value as readonly (EncodableValue | undefined)[]).map((item) => jsonValue(item ?? null)) },
+    };
   if (typeof value === 'object') return { kvlistValue: { values: jsonAttributes(value as EncodableMap) } };
   throw new TypeError(`not an OTLP value: ${typeof value}`);
 }
@@ -376,7 +400,12 @@ function jsonSpan(span: EncodableSpan): Json {
     endTimeUnixNano: span.endTimeUnixNano.toString(),
     attributes: jsonAttributes(span.attributes),
     droppedAttributesCount: span.droppedAttributesCount ?? 0,
-    events: span.events.map((e) => ({ timeUnixNano: e.timeUnixNano.toString(), name: e.name, attributes: jsonAttributes(e.attributes), droppedAttributesCount: e.droppedAttributesCount ?? 0 })),
+    events: span.events.map((e) => ({
+      timeUnixNano: e.timeUnixNano.toString(),
+      name: e.name,
+      attributes: jsonAttributes(e.attributes),
+      droppedAttributesCount: e.droppedAttributesCount ?? 0,
+    })),
     droppedEventsCount: span.droppedEventsCount ?? 0,
     links: span.links.map((l) => ({
       traceId: l.traceId,
@@ -396,9 +425,17 @@ export function encodeTraceRequestJson(spans: readonly EncodableSpan[]): Uint8Ar
   const resourceSpans: Json[] = [];
   for (const [resource, scopes] of grouped(spans)) {
     resourceSpans.push({
-      resource: { attributes: jsonAttributes(resource.attributes), droppedAttributesCount: resource.droppedAttributesCount ?? 0 },
+      resource: {
+        attributes: jsonAttributes(resource.attributes),
+        droppedAttributesCount: resource.droppedAttributesCount ?? 0,
+      },
       scopeSpans: [...scopes].map(([scope, list]) => ({
-        scope: { name: scope.name, ...(scope.version ? { version: scope.version } : {}), attributes: jsonAttributes(scope.attributes), droppedAttributesCount: scope.droppedAttributesCount ?? 0 },
+        scope: {
+          name: scope.name,
+          ...(scope.version ? { version: scope.version } : {}),
+          attributes: jsonAttributes(scope.attributes),
+          droppedAttributesCount: scope.droppedAttributesCount ?? 0,
+        },
         spans: list.map(jsonSpan),
         ...(scope.schemaUrl ? { schemaUrl: scope.schemaUrl } : {}),
       })),

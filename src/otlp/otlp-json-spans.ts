@@ -18,13 +18,13 @@ import { isWireDouble, wireDouble } from './wire-double.js';
  * `null` array item becomes on the wire) as `null`. `undefined` only for a
  * value no decoder could read.
  */
-export type DecodedValue = string | number | bigint | boolean | Uint8Array | WireDouble | DecodedValue[] | DecodedMap | null | undefined;
+export type DecodedValue =
+  string | number | bigint | boolean | Uint8Array | WireDouble | DecodedValue[] | DecodedMap | null | undefined;
 
 /** A decoded `kvlistValue`: its entries by key, later duplicates winning. */
 export interface DecodedMap {
   [key: string]: DecodedValue;
 }
-
 
 /** A resource's or scope's own fields besides its attributes, shared by the spans under it. */
 export interface DecodedEnvelope {
@@ -154,7 +154,8 @@ function int64Of(raw: unknown): DecodedValue {
   if (typeof raw === 'string') {
     try {
       const exact = BigInt(raw.trim());
-      if (exact >= INT64_MIN && exact <= INT64_MAX) return exact >= -SAFE_MAX && exact <= SAFE_MAX ? Number(exact) : exact;
+      if (exact >= INT64_MIN && exact <= INT64_MAX)
+        return exact >= -SAFE_MAX && exact <= SAFE_MAX ? Number(exact) : exact;
     } catch {
       // not an integer's digits: read as a number below
     }
@@ -187,7 +188,8 @@ function decodeValue(raw: unknown, depth = 0): DecodedValue {
     if (double !== undefined) return wireDouble(double);
   }
   if (value.intValue !== undefined) return int64Of(value.intValue);
-  if (value.arrayValue !== undefined) return listOf(objectOf(value.arrayValue).values).map((item) => decodeValue(item, depth + 1) ?? null);
+  if (value.arrayValue !== undefined)
+    return listOf(objectOf(value.arrayValue).values).map((item) => decodeValue(item, depth + 1) ?? null);
   if (value.kvlistValue !== undefined) return mapOf(objectOf(value.kvlistValue).values, depth + 1);
   if (typeof value.bytesValue === 'string') return new Uint8Array(Buffer.from(value.bytesValue, 'base64'));
   // An empty AnyValue (no member set): the wire's null, kept as one.
@@ -259,7 +261,10 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
   const spans: DecodedSpan[] = [];
   for (const resourceSpans of listOf(objectOf(request).resourceSpans)) {
     const resource = attributesOf(objectOf(resourceSpans.resource).attributes);
-    const resourceEnvelope: DecodedEnvelope = { droppedAttributesCount: count(objectOf(resourceSpans.resource).droppedAttributesCount), schemaUrl: text(resourceSpans.schemaUrl) || undefined };
+    const resourceEnvelope: DecodedEnvelope = {
+      droppedAttributesCount: count(objectOf(resourceSpans.resource).droppedAttributesCount),
+      schemaUrl: text(resourceSpans.schemaUrl) || undefined,
+    };
     for (const scopeSpans of listOf(resourceSpans.scopeSpans)) {
       const rawScope = objectOf(scopeSpans.scope);
       const scopeName = text(rawScope.name);
@@ -295,7 +300,9 @@ export function decodeOtlpJsonSpans(request: unknown): DecodedSpan[] {
             droppedAttributesCount: count(event.droppedAttributesCount),
           })),
           links: listOf(span.links)
-            .filter((link) => validId(text(link.traceId)?.toLowerCase(), 32) && validId(text(link.spanId)?.toLowerCase(), 16))
+            .filter(
+              (link) => validId(text(link.traceId)?.toLowerCase(), 32) && validId(text(link.spanId)?.toLowerCase(), 16),
+            )
             .map((link) => ({
               traceId: (text(link.traceId) as string).toLowerCase(),
               spanId: (text(link.spanId) as string).toLowerCase(),
@@ -362,7 +369,12 @@ export function spanViewOfDecoded(span: DecodedSpan): SpanView {
     startMillis: millis(span.startTimeUnixNano),
     endMillis: span.endTimeUnixNano === undefined ? undefined : millis(span.endTimeUnixNano),
     attributes: viewAttributes(span.attributes),
-    events: span.events.map((e) => ({ name: e.name, timeMillis: millis(e.timeUnixNano), attributes: viewAttributes(e.attributes), droppedAttributesCount: e.droppedAttributesCount })),
+    events: span.events.map((e) => ({
+      name: e.name,
+      timeMillis: millis(e.timeUnixNano),
+      attributes: viewAttributes(e.attributes),
+      droppedAttributesCount: e.droppedAttributesCount,
+    })),
     links: span.links.map((l) => ({ spanId: l.spanId, attributes: viewAttributes(l.attributes) })),
     statusCode: span.statusCode,
     statusMessage: span.statusMessage,

@@ -313,7 +313,8 @@ class Reader {
     const stop = this.limit(end);
     const start = this.pos;
     // V8 cannot make a string this long and would throw a plain Error.
-    if ((stop - start) * charsPerByte > MAX_STRING_LENGTH) this.fail(`${stop - start}-byte ${encoding} field too long for a string`, at);
+    if ((stop - start) * charsPerByte > MAX_STRING_LENGTH)
+      this.fail(`${stop - start}-byte ${encoding} field too long for a string`, at);
     this.pos = stop;
     return this.buffer.toString(encoding, start, stop);
   }
@@ -527,7 +528,14 @@ function decodeEvent(r: Reader, end: number): EventJson {
 
 function decodeLink(r: Reader, end: number): LinkJson {
   r.count();
-  const link: LinkJson = { traceId: '', spanId: '', traceState: '', attributes: [], droppedAttributesCount: 0, flags: 0 };
+  const link: LinkJson = {
+    traceId: '',
+    spanId: '',
+    traceState: '',
+    attributes: [],
+    droppedAttributesCount: 0,
+    flags: 0,
+  };
   while (r.pos < end) {
     const at = r.pos;
     const tag = r.tag(end);

@@ -15,10 +15,12 @@ const MAX_DEPTH = MAX_VALUE_DEPTH;
 
 /** True when the encoder writes `value` as an `AnyValue` (see `EncodableValue`). */
 export function isEncodableValue(value: unknown, depth = 0): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') return true;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint')
+    return true;
   if (typeof value === 'number' || isWireDouble(value) || value instanceof Uint8Array) return true;
   if (depth >= MAX_DEPTH || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.every((item: unknown) => item === undefined || isEncodableValue(item, depth + 1));
+  if (Array.isArray(value))
+    return value.every((item: unknown) => item === undefined || isEncodableValue(item, depth + 1));
   if (Object.getPrototypeOf(value) !== Object.prototype) return false;
   for (const key in value) {
     const item = (value as Record<string, unknown>)[key];
@@ -30,8 +32,14 @@ export function isEncodableValue(value: unknown, depth = 0): boolean {
 /** `value` with every part the encoder cannot write replaced by {@link UNENCODABLE_VALUE}; `count` is told how many. */
 function repairValue(value: unknown, count: () => void, depth: number): EncodableValue {
   if (isEncodableValue(value, depth)) return value as EncodableValue;
-  if (depth < MAX_DEPTH && Array.isArray(value)) return value.map((item: unknown) => (item === undefined ? null : repairValue(item, count, depth + 1)));
-  if (depth < MAX_DEPTH && value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+  if (depth < MAX_DEPTH && Array.isArray(value))
+    return value.map((item: unknown) => (item === undefined ? null : repairValue(item, count, depth + 1)));
+  if (
+    depth < MAX_DEPTH &&
+    value !== null &&
+    typeof value === 'object' &&
+    Object.getPrototypeOf(value) === Object.prototype
+  ) {
     const out: Record<string, EncodableValue> = {};
     for (const key in value) {
       const item = (value as Record<string, unknown>)[key];
@@ -43,7 +51,10 @@ function repairValue(value: unknown, count: () => void, depth: number): Encodabl
   return UNENCODABLE_VALUE;
 }
 
-function repairAttributes(attributes: EncodableAttributes | undefined, count: () => void): EncodableAttributes | undefined {
+function repairAttributes(
+  attributes: EncodableAttributes | undefined,
+  count: () => void,
+): EncodableAttributes | undefined {
   if (attributes === undefined) return undefined;
   const out: Record<string, EncodableValue> = {};
   for (const key in attributes) {
@@ -68,9 +79,16 @@ export function repairedSpan(span: EncodableSpan): { readonly span: EncodableSpa
     ...span,
     name: String(span.name),
     attributes: repairAttributes(span.attributes, count) ?? {},
-    events: span.events.map((event) => ({ ...event, name: String(event.name), attributes: repairAttributes(event.attributes, count) })),
+    events: span.events.map((event) => ({
+      ...event,
+      name: String(event.name),
+      attributes: repairAttributes(event.attributes, count),
+    })),
     links: span.links.map((link) => ({ ...link, attributes: repairAttributes(link.attributes, count) })),
-    status: { code: span.status.code, message: span.status.message === undefined ? undefined : String(span.status.message) },
+    status: {
+      code: span.status.code,
+      message: span.status.message === undefined ? undefined : String(span.status.message),
+    },
     otlpResource: { ...span.otlpResource, attributes: repairAttributes(span.otlpResource.attributes, count) ?? {} },
     otlpScope: { ...span.otlpScope, attributes: repairAttributes(span.otlpScope.attributes, count) },
   };

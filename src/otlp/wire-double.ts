@@ -12,7 +12,7 @@ export type WireDouble = Number;
 
 /** `value` boxed when a plain number would lose its double type (whole, `-0`, not finite), else `value` itself. */
 export function wireDouble(value: number): number | WireDouble {
-  return Number.isInteger(value) || !Number.isFinite(value) ? Object(value) as WireDouble : value;
+  return Number.isInteger(value) || !Number.isFinite(value) ? (Object(value) as WireDouble) : value;
 }
 
 /** True when `value` is a {@link WireDouble}. */

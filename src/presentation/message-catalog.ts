@@ -5,7 +5,15 @@
  * imports the other's types: present-incident imports the catalogs, the
  * catalogs import only this module.
  */
-import type { Cause, CauseDetail, Phase, RecoveryActionKind, RecoveryReason, RetrySafety, RetrySafetyReason } from '../model/enums.js';
+import type {
+  Cause,
+  CauseDetail,
+  Phase,
+  RecoveryActionKind,
+  RecoveryReason,
+  RetrySafety,
+  RetrySafetyReason,
+} from '../model/enums.js';
 
 /** A refinement of a cause's text for one of its details. Absent fields keep the cause's text. */
 export interface DetailText {

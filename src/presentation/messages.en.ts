@@ -80,8 +80,14 @@ export const MESSAGES_EN: MessageCatalog = {
       title: 'The model service took too long',
       message: 'The model service did not respond in time.',
       details: {
-        connect: { title: 'The model service did not respond', message: 'The model service did not start replying in time.' },
-        silent_stream: { title: 'The reply stalled', message: 'The reply from the model service stopped arriving partway through.' },
+        connect: {
+          title: 'The model service did not respond',
+          message: 'The model service did not start replying in time.',
+        },
+        silent_stream: {
+          title: 'The reply stalled',
+          message: 'The reply from the model service stopped arriving partway through.',
+        },
         total: { title: 'The reply took too long', message: 'The reply took longer than the time allowed for it.' },
       },
     },
@@ -97,12 +103,18 @@ export const MESSAGES_EN: MessageCatalog = {
       // Stopping is the user's choice: describe what is kept and how to pick up again, never a fault.
       safety: {
         auto_retry: { note: 'Nothing had been shown or run yet.', action: 'Start it again whenever you like.' },
-        offer_continue: { note: 'What was shown so far is kept.', action: 'Continue from where it stopped whenever you like.' },
+        offer_continue: {
+          note: 'What was shown so far is kept.',
+          action: 'Continue from where it stopped whenever you like.',
+        },
         ask_user_before_retry: {
           note: 'A tool may already have done part of its work.',
           action: 'Check what the tool did before starting again.',
         },
-        do_not_retry: { note: 'Nothing more will happen unless you start it again.', action: 'Start it again whenever you are ready.' },
+        do_not_retry: {
+          note: 'Nothing more will happen unless you start it again.',
+          action: 'Start it again whenever you are ready.',
+        },
         unknown: { note: '', action: 'Look over the conversation so far before starting again.' },
       },
     },
@@ -225,11 +237,20 @@ export const MESSAGES_EN: MessageCatalog = {
   recovery: {
     actions: {
       resume: { note: 'It will continue from the last saved point.', action: 'No action needed; it is resuming.' },
-      reassign: { note: 'The task will be started again from the beginning.', action: 'No action needed; it will be tried again.' },
-      fail: { note: 'The task has used all its retries.', action: 'Start it again yourself if you still want the result.' },
+      reassign: {
+        note: 'The task will be started again from the beginning.',
+        action: 'No action needed; it will be tried again.',
+      },
+      fail: {
+        note: 'The task has used all its retries.',
+        action: 'Start it again yourself if you still want the result.',
+      },
     },
     reasons: {
-      retry_budget_exhausted: { note: 'Automatic retries have been used up.', action: 'Try again yourself if you still want the result.' },
+      retry_budget_exhausted: {
+        note: 'Automatic retries have been used up.',
+        action: 'Try again yourself if you still want the result.',
+      },
       retry_after_too_long: {
         note: 'The model service asked to wait longer than the app retries on its own.',
         action: 'Try again later.',

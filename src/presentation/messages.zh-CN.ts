@@ -101,7 +101,10 @@ export const MESSAGES_ZH_CN: MessageCatalog = {
       safety: {
         auto_retry: { note: '当时还没有显示或执行任何内容。', action: '需要时可以随时重新开始。' },
         offer_continue: { note: '已显示的内容会保留。', action: '需要时可以从中断处继续。' },
-        ask_user_before_retry: { note: '某个工具可能已经完成了部分操作。', action: '重新开始前，请先确认工具已经做了什么。' },
+        ask_user_before_retry: {
+          note: '某个工具可能已经完成了部分操作。',
+          action: '重新开始前，请先确认工具已经做了什么。',
+        },
         do_not_retry: { note: '除非你重新开始，否则不会再有后续操作。', action: '准备好后可以随时重新开始。' },
         unknown: { note: '', action: '重新开始前，请先看一下目前的对话内容。' },
       },
@@ -231,7 +234,10 @@ export const MESSAGES_ZH_CN: MessageCatalog = {
     reasons: {
       retry_budget_exhausted: { note: '自动重试次数已用完。', action: '如果仍需要结果，可以手动重试。' },
       retry_after_too_long: { note: '模型服务要求等待的时间超过了应用自动重试的上限。', action: '请稍后再试。' },
-      side_effects_unconfirmed: { note: '由于工具可能已经做出修改，没有自动恢复。', action: '请先检查工具做了什么，再决定恢复或重新开始。' },
+      side_effects_unconfirmed: {
+        note: '由于工具可能已经做出修改，没有自动恢复。',
+        action: '请先检查工具做了什么，再决定恢复或重新开始。',
+      },
     },
   },
 };

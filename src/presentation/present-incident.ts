@@ -9,7 +9,17 @@
  */
 import type { Incident } from '../model/incident.js';
 import type { Cause, Outcome, Phase, RetrySafety, RetrySafetyReason } from '../model/enums.js';
-import { CAUSE_DETAILS, CAUSES, OUTCOMES, PHASES, RECOVERY_ACTIONS, RECOVERY_REASONS, RETRY_SAFETIES, RETRY_SAFETY_REASONS, isOneOf } from '../model/enums.js';
+import {
+  CAUSE_DETAILS,
+  CAUSES,
+  OUTCOMES,
+  PHASES,
+  RECOVERY_ACTIONS,
+  RECOVERY_REASONS,
+  RETRY_SAFETIES,
+  RETRY_SAFETY_REASONS,
+  isOneOf,
+} from '../model/enums.js';
 import type { CauseText, DetailText, MessageCatalog, SafetyText } from './message-catalog.js';
 import { MESSAGES_EN } from './messages.en.js';
 import { MESSAGES_ZH_CN } from './messages.zh-CN.js';
@@ -87,24 +97,34 @@ export function presentIncident(incident: Incident, options: PresentIncidentOpti
     safetyText.note,
     outcome === 'incomplete' ? catalog.incompleteNote : '',
   ]);
-  const severity = incident.recovery?.action === 'fail' && effectiveCause !== 'user_cancel' ? 'error' : severityOf(outcome, effectiveCause, safety, reason);
+  const severity =
+    incident.recovery?.action === 'fail' && effectiveCause !== 'user_cancel'
+      ? 'error'
+      : severityOf(outcome, effectiveCause, safety, reason);
   return { title, message, suggestedAction: safetyText.action, severity };
 }
 
 function catalogFor(locale: unknown): MessageCatalog {
   // `hasOwn`, not `in`: a locale such as "constructor" must fall back, not reach the prototype.
-  return typeof locale === 'string' && Object.hasOwn(CATALOGS, locale) ? CATALOGS[locale as PresentationLocale] : MESSAGES_EN;
+  return typeof locale === 'string' && Object.hasOwn(CATALOGS, locale)
+    ? CATALOGS[locale as PresentationLocale]
+    : MESSAGES_EN;
 }
 
 function pick(text: { title: string; message: string; action: string }): Omit<IncidentPresentation, 'severity'> {
   return { title: text.title, message: text.message, suggestedAction: text.action };
 }
 
-function causeParts(catalog: MessageCatalog, cause: Cause, rawDetail: string | undefined): { title: string; message: string; fix?: string } {
+function causeParts(
+  catalog: MessageCatalog,
+  cause: Cause,
+  rawDetail: string | undefined,
+): { title: string; message: string; fix?: string } {
   const text: CauseText = catalog.causes[cause];
   // The detail is a lookup key only, and only when it is in the cause's closed list.
   const detail = isOneOf<string>(CAUSE_DETAILS[cause], rawDetail) ? rawDetail : undefined;
-  const refined = detail === undefined ? undefined : (text.details as Partial<Record<string, DetailText>> | undefined)?.[detail];
+  const refined =
+    detail === undefined ? undefined : (text.details as Partial<Record<string, DetailText>> | undefined)?.[detail];
   return { title: refined?.title ?? text.title, message: refined?.message ?? text.message, fix: refined?.fix };
 }
 
@@ -113,7 +133,9 @@ function recoveryText(catalog: MessageCatalog, incident: Incident): SafetyText |
   const recovery = incident.recovery;
   if (!recovery) return undefined;
   const byReason = isOneOf(RECOVERY_REASONS, recovery.reason) ? catalog.recovery.reasons[recovery.reason] : undefined;
-  return byReason ?? (isOneOf(RECOVERY_ACTIONS, recovery.action) ? catalog.recovery.actions[recovery.action] : undefined);
+  return (
+    byReason ?? (isOneOf(RECOVERY_ACTIONS, recovery.action) ? catalog.recovery.actions[recovery.action] : undefined)
+  );
 }
 
 function safetyFor(
@@ -135,11 +157,17 @@ function safetyFor(
   return { note, action };
 }
 
-function severityOf(outcome: Outcome, cause: Cause, safety: RetrySafety, reason: RetrySafetyReason | undefined): Severity {
+function severityOf(
+  outcome: Outcome,
+  cause: Cause,
+  safety: RetrySafety,
+  reason: RetrySafetyReason | undefined,
+): Severity {
   if (outcome === 'cancelled' || cause === 'user_cancel') return 'info';
   if (outcome === 'incomplete') return 'warning';
   // The host chose to close the run; nothing is broken, the user only needs to start again.
-  if (cause === 'local_lifecycle_close' || reason === 'user_cancel' || reason === 'local_lifecycle_close') return 'warning';
+  if (cause === 'local_lifecycle_close' || reason === 'user_cancel' || reason === 'local_lifecycle_close')
+    return 'warning';
   return safety === 'do_not_retry' || safety === 'unknown' ? 'error' : 'warning';
 }
 

@@ -37,10 +37,13 @@ export function waitUnlessAborted(millis: number, signal?: AbortSignal): Promise
       clearTimeout(timer);
       resolve(false);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, Math.min(Math.max(0, millis), MAX_WAIT_MILLIS));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
+      },
+      Math.min(Math.max(0, millis), MAX_WAIT_MILLIS),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -88,7 +88,12 @@ export function checkpointResume(options: CheckpointResumeOptions): RecoveryStra
     const checkpoint = await load(context.task);
     if (!checkpoint) return recorded(context, failTask(context, NAME, maxRetries, 'no_checkpoint'));
     if (sideEffectsMayHaveHappened(context.incident) && !(await options.confirmSideEffects?.(context))) {
-      return recorded(context, { kind: 'ask_user', reason: 'side_effects_unconfirmed', strategy: NAME, task: moveTask(context.task, 'FAILED') });
+      return recorded(context, {
+        kind: 'ask_user',
+        reason: 'side_effects_unconfirmed',
+        strategy: NAME,
+        task: moveTask(context.task, 'FAILED'),
+      });
     }
     const resumeAttempt = await store.increment(key);
     if (resumeAttempt > maxResumeAttempts) {
@@ -96,7 +101,14 @@ export function checkpointResume(options: CheckpointResumeOptions): RecoveryStra
       return recorded(context, failTask(context, NAME, maxRetries, 'resume_attempts_exhausted'));
     }
     // The task is not failed: it continues from the checkpoint (source system §F.3).
-    return recorded(context, { kind: 'resume', reason: 'checkpoint_available', strategy: NAME, task: settleTask(context.task, 'IN_PROGRESS'), checkpoint, resumeAttempt });
+    return recorded(context, {
+      kind: 'resume',
+      reason: 'checkpoint_available',
+      strategy: NAME,
+      task: settleTask(context.task, 'IN_PROGRESS'),
+      checkpoint,
+      resumeAttempt,
+    });
   }
 
   return {

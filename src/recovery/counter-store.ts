@@ -37,7 +37,8 @@ export class InMemoryCounterStore implements CounterStore {
   /** @throws RangeError when `maxKeys` is not a positive integer */
   constructor(options: InMemoryCounterStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 10_000;
-    if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
+    if (!Number.isInteger(maxKeys) || maxKeys < 1)
+      throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
     this.#maxKeys = maxKeys;
   }
 

@@ -25,11 +25,23 @@ export const FAIL_AND_REASSIGN = 'failAndReassign';
  * strategy falls back to this one.
  * @throws InvalidTaskTransitionError for a task that cannot fail (CREATED, COMPLETED, CANCELLED)
  */
-export function failTask(context: RecoveryContext, strategy: string, maxRetries: number, reason?: FailureAction['reason']): FailureAction {
+export function failTask(
+  context: RecoveryContext,
+  strategy: string,
+  maxRetries: number,
+  reason?: FailureAction['reason'],
+): FailureAction {
   const task = moveTask(context.task, 'FAILED');
   const canReassign = task.retryCount < maxRetries;
   const own = maxRetries === 0 ? 'reassign_disabled' : canReassign ? 'reassignable' : 'retries_exhausted';
-  return { kind: canReassign ? 'reassign' : 'fail', reason: reason ?? own, strategy, task, snapshot: snapshotOf(context), canReassign };
+  return {
+    kind: canReassign ? 'reassign' : 'fail',
+    reason: reason ?? own,
+    strategy,
+    task,
+    snapshot: snapshotOf(context),
+    canReassign,
+  };
 }
 
 /**
@@ -47,7 +59,10 @@ export function failAndReassign(options: FailAndReassignOptions = {}): RecoveryS
     name: FAIL_AND_REASSIGN,
     async recover(context: RecoveryContext): Promise<RecoveryAction> {
       assertRunOpen(context, FAIL_AND_REASSIGN);
-      return recorded(context, preemptedAction(context, FAIL_AND_REASSIGN) ?? failTask(context, FAIL_AND_REASSIGN, maxRetries));
+      return recorded(
+        context,
+        preemptedAction(context, FAIL_AND_REASSIGN) ?? failTask(context, FAIL_AND_REASSIGN, maxRetries),
+      );
     },
     async finalize(): Promise<void> {
       // Keeps no counters: the retry count travels on the task.

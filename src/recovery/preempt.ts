@@ -10,8 +10,14 @@ import { settleTask } from './task.js';
 /** The stop recorded anywhere in the run, from the verdict or the run's signal. */
 export function stopOf(context: RecoveryContext): RunStopReason['cause'] | undefined {
   const { incident } = context;
-  if (incident.outcome === 'cancelled' || incident.cause === 'user_cancel' || incident.retrySafetyReason === 'user_cancel') return 'user_cancel';
-  if (incident.cause === 'local_lifecycle_close' || incident.retrySafetyReason === 'local_lifecycle_close') return 'local_lifecycle_close';
+  if (
+    incident.outcome === 'cancelled' ||
+    incident.cause === 'user_cancel' ||
+    incident.retrySafetyReason === 'user_cancel'
+  )
+    return 'user_cancel';
+  if (incident.cause === 'local_lifecycle_close' || incident.retrySafetyReason === 'local_lifecycle_close')
+    return 'local_lifecycle_close';
   const signal = context.run?.signal;
   return signal?.aborted ? ((signal.reason as RunStopReason | undefined)?.cause ?? 'user_cancel') : undefined;
 }
@@ -27,11 +33,17 @@ export function stopAction(context: RecoveryContext, strategy: string, stop: Run
  * (`none`), or one the user cancelled or — unless `resumeAfterClose` — its
  * host closed (`stop`). Undefined when the strategy decides.
  */
-export function preemptedAction(context: RecoveryContext, strategy: string, options: { readonly resumeAfterClose?: boolean } = {}): DeferAction | undefined {
+export function preemptedAction(
+  context: RecoveryContext,
+  strategy: string,
+  options: { readonly resumeAfterClose?: boolean } = {},
+): DeferAction | undefined {
   const { incident, task } = context;
-  if (incident.outcome === 'success' || incident.outcome === 'recovered') return { kind: 'none', reason: 'not_failed', strategy, task };
+  if (incident.outcome === 'success' || incident.outcome === 'recovered')
+    return { kind: 'none', reason: 'not_failed', strategy, task };
   const stop = stopOf(context);
-  if (stop === 'user_cancel' || (stop === 'local_lifecycle_close' && !options.resumeAfterClose)) return stopAction(context, strategy, stop);
+  if (stop === 'user_cancel' || (stop === 'local_lifecycle_close' && !options.resumeAfterClose))
+    return stopAction(context, strategy, stop);
   return undefined;
 }
 
@@ -41,5 +53,8 @@ export function preemptedAction(context: RecoveryContext, strategy: string, opti
  * @throws Error naming the strategy
  */
 export function assertRunOpen(context: RecoveryContext, strategy: string): void {
-  if (context.run?.ended) throw new Error(`${strategy}: recover(context) must be called before run.end(), so the action is recorded on the run span`);
+  if (context.run?.ended)
+    throw new Error(
+      `${strategy}: recover(context) must be called before run.end(), so the action is recorded on the run span`,
+    );
 }

@@ -26,7 +26,10 @@ export interface RecoveryServices {
 }
 
 /** Builds a strategy from its (validated) options and the services. */
-export type RecoveryStrategyFactory = (options: Record<string, unknown>, services: RecoveryServices) => RecoveryStrategy;
+export type RecoveryStrategyFactory = (
+  options: Record<string, unknown>,
+  services: RecoveryServices,
+) => RecoveryStrategy;
 
 interface Registration {
   readonly schema: z.ZodType<Record<string, unknown>>;
@@ -59,7 +62,10 @@ const millis = z.number().int().min(0).max(MAX_WAIT_MILLIS);
 
 const BUILT_INS: Readonly<Record<string, Registration>> = {
   [SAFE_RETRY]: {
-    schema: z.object({ maxAutoRetries: count, baseDelayMillis: millis, maxDelayMillis: millis, maxRetryAfterMillis: millis }).partial().strict(),
+    schema: z
+      .object({ maxAutoRetries: count, baseDelayMillis: millis, maxDelayMillis: millis, maxRetryAfterMillis: millis })
+      .partial()
+      .strict(),
     factory: (options, services) => safeRetry({ ...options, store: services.store, random: services.random }),
   },
   [FAIL_AND_REASSIGN]: {
@@ -69,7 +75,8 @@ const BUILT_INS: Readonly<Record<string, Registration>> = {
   [CHECKPOINT_RESUME]: {
     schema: z.object({ maxResumeAttempts: count, maxRetries: count }).partial().strict(),
     factory: (options, services) => {
-      if (!services.loadCheckpoint) throw new RecoveryConfigError(`recovery.strategy: ${CHECKPOINT_RESUME} needs services.loadCheckpoint`);
+      if (!services.loadCheckpoint)
+        throw new RecoveryConfigError(`recovery.strategy: ${CHECKPOINT_RESUME} needs services.loadCheckpoint`);
       return checkpointResume({
         ...options,
         loadCheckpoint: services.loadCheckpoint,
@@ -92,9 +99,15 @@ export class RecoveryRegistry {
    * Registers a strategy under `name` (a safe token: it is recorded on spans).
    * `schema` validates its options. @throws when the name is taken or unsafe
    */
-  register(name: string, factory: RecoveryStrategyFactory, schema: z.ZodType<Record<string, unknown>> = z.record(z.string(), z.unknown())): this {
-    if (safeCode(name) !== name) throw new RecoveryConfigError(`strategy name must match [A-Za-z0-9_.:-]{1,64}, got ${JSON.stringify(name)}`);
-    if (this.#registrations.has(name)) throw new RecoveryConfigError(`a recovery strategy named ${name} is already registered`);
+  register(
+    name: string,
+    factory: RecoveryStrategyFactory,
+    schema: z.ZodType<Record<string, unknown>> = z.record(z.string(), z.unknown()),
+  ): this {
+    if (safeCode(name) !== name)
+      throw new RecoveryConfigError(`strategy name must match [A-Za-z0-9_.:-]{1,64}, got ${JSON.stringify(name)}`);
+    if (this.#registrations.has(name))
+      throw new RecoveryConfigError(`a recovery strategy named ${name} is already registered`);
     this.#registrations.set(name, { schema, factory });
     return this;
   }
@@ -116,13 +129,17 @@ export class RecoveryRegistry {
    */
   create(config: unknown, services: RecoveryServices = {}): RecoveryStrategy {
     const parsed = recoveryConfigSchema.safeParse(config);
-    if (!parsed.success) throw new RecoveryConfigError(`invalid recovery config: ${describeIssues(parsed.error, 'recovery')}`);
+    if (!parsed.success)
+      throw new RecoveryConfigError(`invalid recovery config: ${describeIssues(parsed.error, 'recovery')}`);
     const registration = this.#registrations.get(parsed.data.strategy);
     if (!registration) {
-      throw new RecoveryConfigError(`recovery.strategy: unknown strategy ${JSON.stringify(parsed.data.strategy)}; registered: ${this.names().join(', ')}`);
+      throw new RecoveryConfigError(
+        `recovery.strategy: unknown strategy ${JSON.stringify(parsed.data.strategy)}; registered: ${this.names().join(', ')}`,
+      );
     }
     const options = registration.schema.safeParse(parsed.data.options);
-    if (!options.success) throw new RecoveryConfigError(`invalid recovery config: ${describeIssues(options.error, 'recovery.options')}`);
+    if (!options.success)
+      throw new RecoveryConfigError(`invalid recovery config: ${describeIssues(options.error, 'recovery.options')}`);
     const strategy = registration.factory(options.data, services);
     if (strategy.name !== parsed.data.strategy) {
       // The recorded name must be the configured one, or dashboards lose track of it.

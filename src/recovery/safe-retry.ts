@@ -65,7 +65,8 @@ function deferred(context: RecoveryContext): DeferAction {
       checkExhaustive(incident.retrySafety);
       break;
   }
-  const reason: RecoveryReason = incident.retrySafetyReason === 'retry_budget_exhausted' ? 'retry_budget_exhausted' : 'not_auto_retryable';
+  const reason: RecoveryReason =
+    incident.retrySafetyReason === 'retry_budget_exhausted' ? 'retry_budget_exhausted' : 'not_auto_retryable';
   return { kind: 'ask_user', reason, strategy: NAME, task };
 }
 
@@ -87,10 +88,21 @@ export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
     baseDelayMillis: integerOption(NAME, 'baseDelayMillis', options.baseDelayMillis ?? 1000, 0, MAX_WAIT_MILLIS),
     maxDelayMillis: integerOption(NAME, 'maxDelayMillis', options.maxDelayMillis ?? 30_000, 0, MAX_WAIT_MILLIS),
   };
-  const maxRetryAfterMillis = integerOption(NAME, 'maxRetryAfterMillis', options.maxRetryAfterMillis ?? 60_000, 0, MAX_WAIT_MILLIS);
+  const maxRetryAfterMillis = integerOption(
+    NAME,
+    'maxRetryAfterMillis',
+    options.maxRetryAfterMillis ?? 60_000,
+    0,
+    MAX_WAIT_MILLIS,
+  );
   const store = options.store ?? new InMemoryCounterStore();
   const random = options.random ?? Math.random;
-  const exhausted = (context: RecoveryContext, reason: RecoveryReason): DeferAction => ({ kind: 'ask_user', reason, strategy: NAME, task: moveTask(context.task, 'FAILED') });
+  const exhausted = (context: RecoveryContext, reason: RecoveryReason): DeferAction => ({
+    kind: 'ask_user',
+    reason,
+    strategy: NAME,
+    task: moveTask(context.task, 'FAILED'),
+  });
 
   async function recover(context: RecoveryContext): Promise<RecoveryAction> {
     assertRunOpen(context, NAME);
@@ -104,9 +116,11 @@ export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
     // exited with a stream error): then the whole run is what is retried.
     const failed = context.attempts.at(-1);
     const asked = failed?.retryAfterMillis;
-    if (asked !== undefined && asked > maxRetryAfterMillis) return recorded(context, exhausted(context, 'retry_after_too_long'));
+    if (asked !== undefined && asked > maxRetryAfterMillis)
+      return recorded(context, exhausted(context, 'retry_after_too_long'));
     const key = counterKey(NAME, context.task);
-    if (((await store.get(key)) ?? 0) >= maxAutoRetries) return recorded(context, exhausted(context, 'retry_budget_exhausted'));
+    if (((await store.get(key)) ?? 0) >= maxAutoRetries)
+      return recorded(context, exhausted(context, 'retry_budget_exhausted'));
     // A stop that arrived while the store answered spends nothing.
     const early = stopOf(context);
     if (early) return recorded(context, stopAction(context, NAME, early));
@@ -119,7 +133,14 @@ export function safeRetry(options: SafeRetryOptions = {}): RecoveryStrategy {
     context.run?.retryIssued(failed?.number, { delayMillis });
     const waited = await waitUnlessAborted(delayMillis, context.run?.signal);
     if (!waited) return recorded(context, stopAction(context, NAME, stopOf(context) ?? 'user_cancel'));
-    return recorded(context, { kind: 'retry', reason: 'auto_retry_allowed', strategy: NAME, task: context.task, attempt: failed?.number ?? 0, delayMillis });
+    return recorded(context, {
+      kind: 'retry',
+      reason: 'auto_retry_allowed',
+      strategy: NAME,
+      task: context.task,
+      attempt: failed?.number ?? 0,
+      delayMillis,
+    });
   }
 
   return {

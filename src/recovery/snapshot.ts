@@ -9,7 +9,9 @@ import type { RecoveryContext } from './strategy.js';
 export function snapshotOf(context: RecoveryContext): RunSnapshot {
   if (context.run) return context.run.snapshot();
   const { incident, attempts } = context;
-  const durations = attempts.flatMap((a) => (a.endMillis !== undefined ? [Math.max(0, a.endMillis - a.startMillis)] : []));
+  const durations = attempts.flatMap((a) =>
+    a.endMillis !== undefined ? [Math.max(0, a.endMillis - a.startMillis)] : [],
+  );
   const first = attempts[0]?.startMillis;
   const last = attempts.reduce((end, a) => Math.max(end, a.endMillis ?? a.startMillis), first ?? 0);
   return {

@@ -13,7 +13,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { Cause, Outcome, RetrySafety } from '../model/enums.js';
-import { CAUSE_DETAILS, CAUSES, OUTCOMES, PHASES, RETRY_SAFETIES, RETRY_SAFETY_REASONS, SIDE_EFFECTS, isOneOf } from '../model/enums.js';
+import {
+  CAUSE_DETAILS,
+  CAUSES,
+  OUTCOMES,
+  PHASES,
+  RETRY_SAFETIES,
+  RETRY_SAFETY_REASONS,
+  SIDE_EFFECTS,
+  isOneOf,
+} from '../model/enums.js';
 import type { Incident } from '../model/incident.js';
 import type { PresentationLocale } from '../presentation/present-incident.js';
 import { PRESENTATION_LOCALES, presentIncident } from '../presentation/present-incident.js';
@@ -27,8 +36,20 @@ import type { Counts, IncidentReport, ReportRun } from './report-model.js';
 const SCRIPT_HASH = createHash('sha256').update(FILTER_SCRIPT).digest('base64');
 const CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; img-src data:; base-uri 'none'; form-action 'none'`;
 
-const OUTCOME_TONE: Record<Outcome, Tone> = { success: 'ok', recovered: 'info', failed: 'bad', cancelled: 'neutral', incomplete: 'warn' };
-const SAFETY_TONE: Record<RetrySafety, Tone> = { auto_retry: 'ok', offer_continue: 'info', ask_user_before_retry: 'warn', do_not_retry: 'bad', unknown: 'neutral' };
+const OUTCOME_TONE: Record<Outcome, Tone> = {
+  success: 'ok',
+  recovered: 'info',
+  failed: 'bad',
+  cancelled: 'neutral',
+  incomplete: 'warn',
+};
+const SAFETY_TONE: Record<RetrySafety, Tone> = {
+  auto_retry: 'ok',
+  offer_continue: 'info',
+  ask_user_before_retry: 'warn',
+  do_not_retry: 'bad',
+  unknown: 'neutral',
+};
 type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'neutral';
 
 const TRACE_ID = /^[0-9a-f]{32}$/i;
@@ -51,10 +72,14 @@ function jaegerBase(value: string | undefined): string | undefined {
   try {
     url = new URL(value);
   } catch {
-    throw new TypeError(`jaegerUrl must be an http(s) URL such as http://127.0.0.1:16686 (actual: ${JSON.stringify(value)})`);
+    throw new TypeError(
+      `jaegerUrl must be an http(s) URL such as http://127.0.0.1:16686 (actual: ${JSON.stringify(value)})`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`jaegerUrl must be an http(s) URL such as http://127.0.0.1:16686 (actual: ${JSON.stringify(value)})`);
+    throw new TypeError(
+      `jaegerUrl must be an http(s) URL such as http://127.0.0.1:16686 (actual: ${JSON.stringify(value)})`,
+    );
   }
   return value.trim().replace(/\/+$/, '');
 }
@@ -65,7 +90,8 @@ function verdictOf(run: ReportRun): Incident {
   return {
     outcome: isOneOf(OUTCOMES, run.outcome) ? run.outcome : 'failed',
     cause,
-    causeDetail: cause !== undefined && isOneOf<string>(CAUSE_DETAILS[cause], run.causeDetail) ? run.causeDetail : undefined,
+    causeDetail:
+      cause !== undefined && isOneOf<string>(CAUSE_DETAILS[cause], run.causeDetail) ? run.causeDetail : undefined,
     phase: isOneOf(PHASES, run.phase) ? run.phase : undefined,
     retrySafety: isOneOf(RETRY_SAFETIES, run.retrySafety) ? run.retrySafety : undefined,
     retrySafetyReason: isOneOf(RETRY_SAFETY_REASONS, run.retrySafetyReason) ? run.retrySafetyReason : undefined,
@@ -92,24 +118,51 @@ function shown(value: string | undefined): Html {
   return html`${value.split('_').map((part, i) => (i === 0 ? part : [trusted('_<wbr>'), part]))}`;
 }
 
-function chart(title: string, over: string, counts: Counts, dimension: 'outcome' | 'retrySafety' | 'other', id: string): Html {
+function chart(
+  title: string,
+  over: string,
+  counts: Counts,
+  dimension: 'outcome' | 'retrySafety' | 'other',
+  id: string,
+): Html {
   const max = Math.max(1, ...counts.map(([, n]) => nonNegative(n)));
   const rows = counts.map(
-    ([value, n]) => html`<tr data-value="${value}">
-<th scope="row">${shown(value)}</th>
-<td class="share"><span class="bar${toneClass(dimension, value)}" style="width:${((nonNegative(n) / max) * 100).toFixed(2)}%"></span></td>
-<td class="num">${count(n)}</td>
-</tr>`,
+    ([value, n]) =>
+      html`<tr data-value="${value}">
+        <th scope="row">${shown(value)}</th>
+        <td class="share">
+          <span
+            class="bar${toneClass(dimension, value)}"
+            style="width:${((nonNegative(n) / max) * 100).toFixed(2)}%"
+          ></span>
+        </td>
+        <td class="num">${count(n)}</td>
+      </tr>`,
   );
   return html`<section class="chart" id="${id}">
-<table>
-<caption>${title} <span class="muted">· ${over}</span></caption>
-<thead class="visually-hidden"><tr><th scope="col">${title.replace(/^By /, '')}</th><th scope="col">Share</th><th scope="col">Runs</th></tr></thead>
-<tbody>
-${counts.length > 0 ? rows : html`<tr><td colspan="3" class="muted">nothing to count</td></tr>`}
-</tbody>
-</table>
-</section>`;
+    <table>
+      <caption>
+        ${title}
+        <span class="muted">· ${over}</span>
+      </caption>
+      <thead class="visually-hidden">
+        <tr>
+          <th scope="col">${title.replace(/^By /, '')}</th>
+          <th scope="col">Share</th>
+          <th scope="col">Runs</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          counts.length > 0
+            ? rows
+            : html`<tr>
+                <td colspan="3" class="muted">nothing to count</td>
+              </tr>`
+        }
+      </tbody>
+    </table>
+  </section>`;
 }
 
 function badge(key: string, value: string | undefined, tone = ''): Html {
@@ -124,7 +177,12 @@ function startedAt(millis: number | undefined): Html | undefined {
   return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
 }
 
-function incidentCard(run: ReportRun, index: number, jaeger: string | undefined, locale: PresentationLocale | undefined): Html {
+function incidentCard(
+  run: ReportRun,
+  index: number,
+  jaeger: string | undefined,
+  locale: PresentationLocale | undefined,
+): Html {
   const verdict = verdictOf(run);
   const text = presentIncident(verdict, { locale });
   const lang = locale ?? 'en';
@@ -141,32 +199,63 @@ function incidentCard(run: ReportRun, index: number, jaeger: string | undefined,
     ['Duration', run.durationMillis === undefined ? 'never ended' : formatMillis(run.durationMillis)],
     ['Verdict', run.source === 'folded' ? 'judged by this report from its spans' : 'recorded in the file'],
   ];
-  return html`<article class="incident sev-${text.severity}" id="${id}" aria-labelledby="${id}-title" data-cause="${run.cause ?? ''}" data-phase="${run.phase ?? ''}" data-safety="${run.retrySafety ?? ''}">
-<span class="sev">${text.severity}</span>
-<h3 id="${id}-title" lang="${lang}">${text.title}</h3>
-<ul class="badges" aria-label="Verdict">
-${badge('outcome', run.outcome, toneClass('outcome', run.outcome))}
-${badge('cause', cause)}
-${badge('phase', run.phase)}
-${badge('retry', run.retrySafety, toneClass('retrySafety', run.retrySafety ?? ''))}
-${run.retrySafetyReason ? badge('because', run.retrySafetyReason) : ''}
-${run.sideEffects && run.sideEffects !== 'none' ? badge('side effects', run.sideEffects, run.sideEffects === 'read_only' ? '' : ' c-warn') : ''}
-</ul>
-<p class="message" lang="${lang}">${text.message}</p>
-<p class="action" lang="${lang}"><strong>What to do:</strong> ${text.suggestedAction}</p>
-<dl class="meta">
-<div class="trace"><dt>Trace</dt><dd><code class="trace-id">${traceId || 'none'}</code>${link ? html` · <a class="trace-link" href="${link}" rel="noreferrer">Open in Jaeger</a>` : ''}</dd></div>
-${meta.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}
-${sideEffectTools > 0 ? html`<div><dt>Tool calls with side effects</dt><dd>${count(sideEffectTools)}</dd></div>` : ''}
-</dl>
-${renderTimeline(run, `${id}-timeline`)}
-</article>`;
+  return html`<article
+    class="incident sev-${text.severity}"
+    id="${id}"
+    aria-labelledby="${id}-title"
+    data-cause="${run.cause ?? ''}"
+    data-phase="${run.phase ?? ''}"
+    data-safety="${run.retrySafety ?? ''}"
+  >
+    <span class="sev">${text.severity}</span>
+    <h3 id="${id}-title" lang="${lang}">${text.title}</h3>
+    <ul class="badges" aria-label="Verdict">
+      ${badge('outcome', run.outcome, toneClass('outcome', run.outcome))} ${badge('cause', cause)}
+      ${badge('phase', run.phase)} ${badge('retry', run.retrySafety, toneClass('retrySafety', run.retrySafety ?? ''))}
+      ${run.retrySafetyReason ? badge('because', run.retrySafetyReason) : ''}
+      ${run.sideEffects && run.sideEffects !== 'none' ? badge('side effects', run.sideEffects, run.sideEffects === 'read_only' ? '' : ' c-warn') : ''}
+    </ul>
+    <p class="message" lang="${lang}">${text.message}</p>
+    <p class="action" lang="${lang}"><strong>What to do:</strong> ${text.suggestedAction}</p>
+    <dl class="meta">
+      <div class="trace">
+        <dt>Trace</dt>
+        <dd>
+          <code class="trace-id">${traceId || 'none'}</code
+          >${link ? html` · <a class="trace-link" href="${link}" rel="noreferrer">Open in Jaeger</a>` : ''}
+        </dd>
+      </div>
+      ${meta
+        .filter(([, v]) => v !== undefined && v !== '')
+        .map(
+          ([k, v]) =>
+            html`<div>
+              <dt>${k}</dt>
+              <dd>${v}</dd>
+            </div>`,
+        )}
+      ${
+        sideEffectTools > 0
+          ? html`<div>
+              <dt>Tool calls with side effects</dt>
+              <dd>${count(sideEffectTools)}</dd>
+            </div>`
+          : ''
+      }
+    </dl>
+    ${renderTimeline(run, `${id}-timeline`)}
+  </article>`;
 }
 
 function filterOptions(name: string, label: string, counts: Counts): Html {
-  return html`<label>${label}<select name="${name}"><option value="*">all</option>${counts.map(
-    ([value, n]) => html`<option value="${value}">${value === '' ? 'none' : value} (${count(n)})</option>`,
-  )}</select></label>`;
+  return html`<label
+    >${label}<select name="${name}">
+      <option value="*">all</option>
+      ${counts.map(
+        ([value, n]) => html`<option value="${value}">${value === '' ? 'none' : value} (${count(n)})</option>`,
+      )}
+    </select></label
+  >`;
 }
 
 /** Options of {@link renderIncidentPage}. */
@@ -185,29 +274,38 @@ export interface IncidentPageOptions {
 const TOTALS_EXPLAINED = {
   runs: 'agent runs in the input, incidents or not',
   incidents: 'runs that did not simply succeed: recovered, failed, cancelled or incomplete',
-  folded: "runs with no verdict in the file (exported without the agent-incidents processor or gateway), judged here from their spans; the rest kept the processor's or the gateway's verdict",
+  folded:
+    "runs with no verdict in the file (exported without the agent-incidents processor or gateway), judged here from their spans; the rest kept the processor's or the gateway's verdict",
   listed: "incidents shown one by one below, most recent first, up to the report's limit",
 } as const;
 
 function head(title: string): Html {
   return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="agent-incidents">
-<title>${title}</title>
-<style>${trusted(PAGE_CSS)}</style>
-</head>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta http-equiv="Content-Security-Policy" content="${CSP}" />
+        <meta name="referrer" content="no-referrer" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="generator" content="agent-incidents" />
+        <title>${title}</title>
+        <style>
+          ${trusted(PAGE_CSS)}
+        </style>
+      </head>
+    </html>`;
 }
 
 function generatedText(generated: string): Html | '' {
-  return generated ? html`Generated <time datetime="${generated}">${generated.slice(0, 16).replace('T', ' ')} UTC</time>.` : '';
+  return generated
+    ? html`Generated <time datetime="${generated}">${generated.slice(0, 16).replace('T', ' ')} UTC</time>.`
+    : '';
 }
 
-const FOOTER = html`<footer>Made by agent-incidents from closed values only: no prompt, output or error text is shown. Self-contained; nothing on this page is fetched.</footer>`;
+const FOOTER = html`<footer>
+  Made by agent-incidents from closed values only: no prompt, output or error text is shown. Self-contained; nothing on
+  this page is fetched.
+</footer>`;
 
 /** The page of an input that held no span: it says so, with no charts of zeros. */
 function noSpansPage(report: IncidentReport, inputName: string, generated: string): string {
@@ -247,7 +345,10 @@ export function renderIncidentPage(report: IncidentReport, options: IncidentPage
   const generatedAt = options.generatedAt ?? new Date();
   const generated = Number.isNaN(generatedAt.getTime()) ? '' : generatedAt.toISOString();
   if (nonNegative(report.input.spans) === 0) return noSpansPage(report, options.inputName ?? 'the input', generated);
-  const incidentTotal = report.byOutcome.reduce((sum, [value, n]) => (value === 'success' ? sum : sum + nonNegative(n)), 0);
+  const incidentTotal = report.byOutcome.reduce(
+    (sum, [value, n]) => (value === 'success' ? sum : sum + nonNegative(n)),
+    0,
+  );
   const listed = report.incidents.length;
   const omitted = nonNegative(report.incidentsOmitted);
   const folded = nonNegative(report.folded);
@@ -293,35 +394,40 @@ ${chart('By retry safety', over, report.byRetrySafety, 'retrySafety', 'chart-ret
 <h2 id="incidents-heading">Incidents</h2>
 ${
   listed === 0
-    ? html`<p class="note">${incidentTotal === 0 ? 'No incidents: every run succeeded.' : 'No incidents are listed.'}</p>`
+    ? html`<p class="note">
+        ${incidentTotal === 0 ? 'No incidents: every run succeeded.' : 'No incidents are listed.'}
+      </p>`
     : html`<p class="muted">Most recent first, ${count(listed)} listed.</p>`
 }
 ${omitted > 0 ? html`<p class="note" id="omitted">${counting(omitted, 'more incident is', 'more incidents are')} counted above but not listed here (the report's limit).</p>` : ''}
 ${
   listed > 0
     ? html`<ul class="legend" aria-label="Timeline legend">
-<li><span class="sw sw-attempt"></span>attempt (model request)</li>
-<li><span class="sw sw-tool"></span>tool call</li>
-<li><span class="sw sw-error"></span>failed</li>
-<li><span class="sw sw-open"></span>never ended</li>
-<li><span class="sw sw-side"></span>⚠ tool with side effects</li>
-<li>✕ where the run broke</li>
-</ul>
-<form class="filters" id="filters" hidden aria-label="Filter incidents">
-${filterOptions('cause', 'Cause', report.byCause)}
-${filterOptions('phase', 'Phase', report.byPhase)}
-${filterOptions('safety', 'Retry safety', report.byRetrySafety)}
-<output id="filter-count" aria-live="polite"></output>
-</form>
-<div class="incidents">
-${report.incidents.map((run, i) => incidentCard(run, i, jaeger, locale))}
-</div>`
+          <li><span class="sw sw-attempt"></span>attempt (model request)</li>
+          <li><span class="sw sw-tool"></span>tool call</li>
+          <li><span class="sw sw-error"></span>failed</li>
+          <li><span class="sw sw-open"></span>never ended</li>
+          <li><span class="sw sw-side"></span>⚠ tool with side effects</li>
+          <li>✕ where the run broke</li>
+        </ul>
+        <form class="filters" id="filters" hidden aria-label="Filter incidents">
+          ${filterOptions('cause', 'Cause', report.byCause)} ${filterOptions('phase', 'Phase', report.byPhase)}
+          ${filterOptions('safety', 'Retry safety', report.byRetrySafety)}
+          <output id="filter-count" aria-live="polite"></output>
+        </form>
+        <div class="incidents">${report.incidents.map((run, i) => incidentCard(run, i, jaeger, locale))}</div>`
     : ''
 }
 </section>
 ${FOOTER}
 </main>
-${listed > 0 ? html`<script>${trusted(FILTER_SCRIPT)}</script>` : ''}
+${
+  listed > 0
+    ? html`<script>
+        ${trusted(FILTER_SCRIPT)};
+      </script>`
+    : ''
+}
 </body>
 </html>
 `;

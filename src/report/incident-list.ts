@@ -25,11 +25,20 @@ export function jaegerTraceUrl(jaegerUrl: string, run: Pick<ReportRun, 'traceId'
 function when(run: ReportRun): string {
   const date = run.startUnixMillis === undefined ? undefined : new Date(run.startUnixMillis);
   // A time outside the range of a Date (a garbage timestamp in the file) is shown as unknown.
-  return date === undefined || Number.isNaN(date.getTime()) ? '-' : date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return date === undefined || Number.isNaN(date.getTime())
+    ? '-'
+    : date
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z');
 }
 
 /** The list of the most recent incidents, as lines of text; empty when there are none. */
-export function renderIncidentList(report: IncidentReport, options: IncidentListOptions = {}, style: SummaryStyle = PLAIN): string {
+export function renderIncidentList(
+  report: IncidentReport,
+  options: IncidentListOptions = {},
+  style: SummaryStyle = PLAIN,
+): string {
   const c = style.colour;
   const shown = report.incidents.slice(0, options.count ?? 20);
   if (shown.length === 0) return '';
@@ -51,8 +60,24 @@ export function renderIncidentList(report: IncidentReport, options: IncidentList
     Math.max(headers[3]!.length, ...rows.map((r) => r.cause.length)),
     Math.max(headers[4]!.length, ...rows.map((r) => r.phase.length)),
   ];
-  const lines = [c('bold', `${shown.length === total ? 'Incidents' : `Most recent ${shown.length} of ${counted(total, 'incident')}`}, most recent first`), ''];
-  lines.push(c('bold', headers.slice(0, 5).map((h, i) => pad(h, widths[i]!)).join('  ') + '  ' + headers[5]));
+  const lines = [
+    c(
+      'bold',
+      `${shown.length === total ? 'Incidents' : `Most recent ${shown.length} of ${counted(total, 'incident')}`}, most recent first`,
+    ),
+    '',
+  ];
+  lines.push(
+    c(
+      'bold',
+      headers
+        .slice(0, 5)
+        .map((h, i) => pad(h, widths[i]!))
+        .join('  ') +
+        '  ' +
+        headers[5],
+    ),
+  );
   for (const r of rows) {
     lines.push(
       [
@@ -73,11 +98,15 @@ export function renderIncidentList(report: IncidentReport, options: IncidentList
 export function renderReportNotes(report: IncidentReport): string {
   const notes: string[] = [];
   if (report.runs === 0 && report.input.spans > 0) {
-    notes.push(`No agent run this report recognises in ${counted(report.input.spans, 'span')} of ${counted(report.input.traces, 'trace')}: nothing to judge.`);
+    notes.push(
+      `No agent run this report recognises in ${counted(report.input.spans, 'span')} of ${counted(report.input.traces, 'trace')}: nothing to judge.`,
+    );
   }
   if (report.folded > 0) {
     const n = report.folded;
-    notes.push(`${n} of ${counted(report.runs, 'run')} carried no verdict (exported without the processor or the gateway) and ${plural(n, 'was', 'were')} judged here from ${plural(n, 'its', 'their')} spans.`);
+    notes.push(
+      `${n} of ${counted(report.runs, 'run')} carried no verdict (exported without the processor or the gateway) and ${plural(n, 'was', 'were')} judged here from ${plural(n, 'its', 'their')} spans.`,
+    );
   }
   const w = report.window;
   if (w.tracesJudgedEarly > 0) {
@@ -105,5 +134,7 @@ export function renderReportNotes(report: IncidentReport): string {
 export function noSpansMessage(report: IncidentReport, inputName: string): string | undefined {
   if (report.input.spans > 0) return undefined;
   const lines = report.input.lines;
-  return terminalSafe(`no spans in ${inputName} (${lines === 0 ? 'it is empty' : `${counted(lines, 'line')}, none with a span`})`);
+  return terminalSafe(
+    `no spans in ${inputName} (${lines === 0 ? 'it is empty' : `${counted(lines, 'line')}, none with a span`})`,
+  );
 }

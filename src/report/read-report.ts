@@ -40,7 +40,8 @@ async function* bytesOf(input: AsyncIterable<Buffer | string>): AsyncGenerator<B
   async function* rest(): AsyncGenerator<Buffer> {
     if (head.length > 0) yield head;
     if (done) return;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
   }
   if (!isGzip(head)) {
     yield* rest();
@@ -50,12 +51,19 @@ async function* bytesOf(input: AsyncIterable<Buffer | string>): AsyncGenerator<B
   // Feed the gunzip by hand so its backpressure holds the input back, and its errors surface here.
   const feeding = (async () => {
     for await (const chunk of rest()) {
-      if (!gunzip.write(chunk)) await new Promise<void>((resolve, reject) => {
-        const onDrain = () => { gunzip.off('error', onError); resolve(); };
-        const onError = (error: Error) => { gunzip.off('drain', onDrain); reject(error); };
-        gunzip.once('drain', onDrain);
-        gunzip.once('error', onError);
-      });
+      if (!gunzip.write(chunk))
+        await new Promise<void>((resolve, reject) => {
+          const onDrain = () => {
+            gunzip.off('error', onError);
+            resolve();
+          };
+          const onError = (error: Error) => {
+            gunzip.off('drain', onDrain);
+            reject(error);
+          };
+          gunzip.once('drain', onDrain);
+          gunzip.once('error', onError);
+        });
     }
     gunzip.end();
   })();
@@ -83,7 +91,10 @@ export interface ReadReportOptions extends ReportBuilderOptions {
  * that is not OTLP/JSON or is longer than `maxLineChars`, or a {@link GzipInputError}.
  * Each chunk is searched for line ends once: a long line costs time in its length, not its square.
  */
-export async function readReport(input: Readable | AsyncIterable<Buffer | string>, options: ReadReportOptions = {}): Promise<IncidentReport> {
+export async function readReport(
+  input: Readable | AsyncIterable<Buffer | string>,
+  options: ReadReportOptions = {},
+): Promise<IncidentReport> {
   const builder = new ReportBuilder(options);
   const maxLine = options.maxLineChars ?? MAX_LINE_CHARS;
   const decoder = new StringDecoder('utf8');

@@ -6,7 +6,10 @@ import type { ReportRun } from './report-model.js';
 
 /** Orders incidents most recent first; ties by trace, then span id, so a report is reproducible. */
 function mostRecentFirst(a: ReportRun, b: ReportRun): number {
-  return (b.startUnixMillis ?? 0) - (a.startUnixMillis ?? 0) || (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.spanId < b.spanId ? -1 : 1);
+  return (
+    (b.startUnixMillis ?? 0) - (a.startUnixMillis ?? 0) ||
+    (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.spanId < b.spanId ? -1 : 1)
+  );
 }
 
 /** Keeps the `limit` most recent incidents offered. */

@@ -38,7 +38,13 @@ export interface ReportBuilderOptions {
 }
 
 /** Defaults of {@link ReportBuilderOptions}. */
-export const REPORT_DEFAULTS = { limit: 1000, maxSpans: 20_000, idleLines: 1000, rememberTraces: 20_000, rememberSpans: 100_000 } as const;
+export const REPORT_DEFAULTS = {
+  limit: 1000,
+  maxSpans: 20_000,
+  idleLines: 1000,
+  rememberTraces: 20_000,
+  rememberSpans: 100_000,
+} as const;
 
 interface HeldTrace {
   readonly spans: ReportSpan[];
@@ -60,7 +66,10 @@ interface Remembered extends EarlierParts {
   readonly counted: Map<string, Counted>;
   readonly runOf: Map<string, string>;
   readonly standIns: Set<string>;
-  readonly nested: Map<string, { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }>;
+  readonly nested: Map<
+    string,
+    { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }
+  >;
   /** Runs of this trace folded while it was judged early and still counted. */
   earlyRuns: number;
 }
@@ -78,7 +87,8 @@ function bump(map: Map<string, number>, key: string | undefined, by = 1): void {
 
 /** Streams OTLP/JSON lines into an {@link IncidentReport}. */
 export class ReportBuilder {
-  readonly #options: Required<Omit<ReportBuilderOptions, 'policy' | 'onRun' | 'onRunReplaced'>> & Pick<ReportBuilderOptions, 'policy' | 'onRun' | 'onRunReplaced'>;
+  readonly #options: Required<Omit<ReportBuilderOptions, 'policy' | 'onRun' | 'onRunReplaced'>> &
+    Pick<ReportBuilderOptions, 'policy' | 'onRun' | 'onRunReplaced'>;
   /** Held traces, least recently added to first (a Map keeps insertion order; a trace is moved to the end when a span of it comes). */
   readonly #held = new Map<string, HeldTrace>();
   #heldSpans = 0;
@@ -155,9 +165,7 @@ export class ReportBuilder {
   finish(): IncidentReport {
     for (const [traceId, trace] of this.#held) this.#judge(traceId, trace, false);
     const { incidents, omitted } = this.#recent.result();
-    const byKind = [...this.#byKind.values()].sort(
-      (a, b) => b.runs - a.runs || kindKey(a).localeCompare(kindKey(b)),
-    );
+    const byKind = [...this.#byKind.values()].sort((a, b) => b.runs - a.runs || kindKey(a).localeCompare(kindKey(b)));
     return {
       runs: this.#runs,
       folded: this.#folded,
@@ -191,7 +199,13 @@ export class ReportBuilder {
       this.#traces += 1;
     }
     const judged = runsOfTrace(trace.spans, { policy: this.#options.policy, cautious: early, earlier });
-    const memory: Remembered = earlier ?? { counted: new Map(), runOf: new Map(), standIns: new Set(), nested: new Map(), earlyRuns: 0 };
+    const memory: Remembered = earlier ?? {
+      counted: new Map(),
+      runOf: new Map(),
+      standIns: new Set(),
+      nested: new Map(),
+      earlyRuns: 0,
+    };
     // Earlier made-up verdicts first leave the counts, then the verdicts that replace them come in.
     for (const key of judged.retired) this.#uncount(memory, key);
     for (const [from, to] of judged.rekeyed) {
@@ -214,14 +228,27 @@ export class ReportBuilder {
       const earlyRun = (early || inherited) && madeUp;
       if (earlyRun) this.#earlyRun(memory, 1);
       const { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId } = run.run;
-      memory.counted.set(run.key, madeUp ? { madeUp, standIn: run.standIn, early: earlyRun, row: { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId } } : FROM_FILE);
+      memory.counted.set(
+        run.key,
+        madeUp
+          ? {
+              madeUp,
+              standIn: run.standIn,
+              early: earlyRun,
+              row: { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId },
+            }
+          : FROM_FILE,
+      );
     }
     for (const [id, key] of judged.runOf) memory.runOf.set(id, key);
     for (const id of judged.standIns) memory.standIns.add(id);
     for (const [id, nested] of judged.nested) memory.nested.set(id, nested);
     this.#remembered.set(traceId, memory);
     this.#rememberedSpans += memory.runOf.size;
-    while (this.#remembered.size > this.#options.rememberTraces || (this.#rememberedSpans > this.#options.rememberSpans && this.#remembered.size > 1)) {
+    while (
+      this.#remembered.size > this.#options.rememberTraces ||
+      (this.#rememberedSpans > this.#options.rememberSpans && this.#remembered.size > 1)
+    ) {
       const [oldest, forgotten] = this.#remembered.entries().next().value as [string, Remembered];
       this.#remembered.delete(oldest);
       this.#rememberedSpans -= forgotten.runOf.size;
@@ -267,7 +294,14 @@ export class ReportBuilder {
     bump(this.#byCause, run.cause);
     bump(this.#byPhase, run.phase);
     bump(this.#byRetrySafety, run.retrySafety);
-    const kind: IncidentKind = { outcome: run.outcome, cause: run.cause, causeDetail: run.causeDetail, phase: run.phase, retrySafety: run.retrySafety, runs: 0 };
+    const kind: IncidentKind = {
+      outcome: run.outcome,
+      cause: run.cause,
+      causeDetail: run.causeDetail,
+      phase: run.phase,
+      retrySafety: run.retrySafety,
+      runs: 0,
+    };
     const key = kindKey(kind);
     const known = this.#byKind.get(key);
     this.#byKind.set(key, { ...(known ?? kind), runs: (known?.runs ?? 0) + 1 });
@@ -276,5 +310,7 @@ export class ReportBuilder {
 }
 
 function kindKey(kind: Omit<IncidentKind, 'runs'>): string {
-  return [kind.outcome, kind.cause ?? '', kind.causeDetail ?? '', kind.phase ?? '', kind.retrySafety ?? ''].join('\u0000');
+  return [kind.outcome, kind.cause ?? '', kind.causeDetail ?? '', kind.phase ?? '', kind.retrySafety ?? ''].join(
+    '\u0000',
+  );
 }

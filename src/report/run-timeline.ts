@@ -71,7 +71,9 @@ function itemOf(span: ReportSpan, context: TimelineContext): TimelineItem {
   const { view } = span;
   const status = view.endMillis === undefined ? 'open' : view.statusCode === 2 ? 'error' : 'ok';
   const cause =
-    stringAttr(view.attributes, K.ATTR_INCIDENT_ATTEMPT_CAUSE) ?? context.attemptCauses?.get(view.spanId) ?? (status === 'error' ? stringAttr(view.attributes, K.ATTR_ERROR_TYPE) : undefined);
+    stringAttr(view.attributes, K.ATTR_INCIDENT_ATTEMPT_CAUSE) ??
+    context.attemptCauses?.get(view.spanId) ??
+    (status === 'error' ? stringAttr(view.attributes, K.ATTR_ERROR_TYPE) : undefined);
   const sideEffects = stringAttr(view.attributes, NATIVE_ATTR.TOOL_SIDE_EFFECTS);
   return {
     kind: span.role === 'tool' ? 'tool' : 'attempt',

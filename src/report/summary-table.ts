@@ -15,9 +15,21 @@ export interface SummaryStyle {
 export const PLAIN: SummaryStyle = { colour: (_c, text) => text };
 
 /** Terminal colour of each outcome. */
-export const OUTCOME_COLOUR = { success: 'green', recovered: 'cyan', failed: 'red', cancelled: 'yellow', incomplete: 'red' } as const;
+export const OUTCOME_COLOUR = {
+  success: 'green',
+  recovered: 'cyan',
+  failed: 'red',
+  cancelled: 'yellow',
+  incomplete: 'red',
+} as const;
 /** Terminal colour of each retry safety. */
-export const SAFETY_COLOUR = { auto_retry: 'green', offer_continue: 'cyan', ask_user_before_retry: 'yellow', do_not_retry: 'red', unknown: 'gray' } as const;
+export const SAFETY_COLOUR = {
+  auto_retry: 'green',
+  offer_continue: 'cyan',
+  ask_user_before_retry: 'yellow',
+  do_not_retry: 'red',
+  unknown: 'gray',
+} as const;
 
 // C0 and C1 control characters and DEL: a value from the file must not drive the terminal (ANSI escapes, bells, titles).
 // eslint-disable-next-line no-control-regex
@@ -37,7 +49,14 @@ export function pad(text: string, width: number): string {
 export function renderSummary(report: IncidentReport, style: SummaryStyle = PLAIN): string {
   const c = style.colour;
   const lines: string[] = [];
-  lines.push([c('bold', counted(report.runs, 'run')), ...report.byOutcome.map(([o, n]) => c(OUTCOME_COLOUR[o as keyof typeof OUTCOME_COLOUR] ?? 'gray', `${terminalSafe(o)} ${n}`))].join('  '));
+  lines.push(
+    [
+      c('bold', counted(report.runs, 'run')),
+      ...report.byOutcome.map(([o, n]) =>
+        c(OUTCOME_COLOUR[o as keyof typeof OUTCOME_COLOUR] ?? 'gray', `${terminalSafe(o)} ${n}`),
+      ),
+    ].join('  '),
+  );
   if (report.byKind.length === 0) return lines.join('\n');
   const groups = report.byKind.map((k) => ({
     outcome: terminalSafe(k.outcome),
@@ -54,7 +73,17 @@ export function renderSummary(report: IncidentReport, style: SummaryStyle = PLAI
     Math.max(headers[3]!.length, ...groups.map((g) => g.safety.length)),
   ];
   lines.push('');
-  lines.push(c('bold', headers.slice(0, 4).map((h, i) => pad(h, widths[i]!)).join('  ') + '  ' + headers[4]));
+  lines.push(
+    c(
+      'bold',
+      headers
+        .slice(0, 4)
+        .map((h, i) => pad(h, widths[i]!))
+        .join('  ') +
+        '  ' +
+        headers[4],
+    ),
+  );
   for (const g of groups) {
     lines.push(
       [
@@ -70,6 +99,11 @@ export function renderSummary(report: IncidentReport, style: SummaryStyle = PLAI
   const causes = report.byCause.filter(([cause]) => cause !== '').length;
   const phases = report.byPhase.filter(([phase]) => phase !== '').length;
   lines.push('');
-  lines.push(c('gray', `${counted(causes, 'distinct cause')}, ${counted(phases, 'distinct phase')} across ${counted(incidents, 'incident')}`));
+  lines.push(
+    c(
+      'gray',
+      `${counted(causes, 'distinct cause')}, ${counted(phases, 'distinct phase')} across ${counted(incidents, 'incident')}`,
+    ),
+  );
   return lines.join('\n');
 }

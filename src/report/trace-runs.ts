@@ -43,7 +43,10 @@ export interface EarlierParts {
   readonly runOf: ReadonlyMap<string, string>;
   /** Missing run span ids an earlier fold judged under a stand-in. */
   readonly standIns: ReadonlySet<string>;
-  readonly nested: ReadonlyMap<string, { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }>;
+  readonly nested: ReadonlyMap<
+    string,
+    { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }
+  >;
 }
 
 /** Options of {@link runsOfTrace}. */
@@ -73,7 +76,10 @@ export interface TraceRuns {
   /** Earlier made-up stand-in keys whose run turned out to be another, not counted yet: [old key, new key]. */
   readonly rekeyed: readonly (readonly [string, string])[];
   readonly standIns: readonly string[];
-  readonly nested: ReadonlyMap<string, { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }>;
+  readonly nested: ReadonlyMap<
+    string,
+    { readonly sideEffects: 'read_only' | 'unsafe' | 'unknown'; readonly evidenceTruncated: boolean }
+  >;
 }
 
 const PARTS = new Set(['attempt', 'tool', 'call']);
@@ -84,13 +90,15 @@ export function runsOfTrace(spans: readonly ReportSpan[], options: TraceRunsOpti
   const earlier = options.earlier;
   const byId = new Map<string, ReportSpan>();
   for (const span of spans) if (!byId.has(span.view.spanId)) byId.set(span.view.spanId, span);
-  const earlierKey = (id: string) => rememberedKey(earlier?.runOf, id) ?? (earlier?.counted.has(id) === true ? id : undefined);
+  const earlierKey = (id: string) =>
+    rememberedKey(earlier?.runOf, id) ?? (earlier?.counted.has(id) === true ? id : undefined);
   // A span whose parent came in an earlier part, under a run whose span is here: it hangs under that run span now.
   for (const span of byId.values()) {
     const parent = span.view.parentSpanId;
     if (parent === undefined || span.view.parentIsRemote || byId.has(parent)) continue;
     const key = earlierKey(parent);
-    if (key !== undefined && key !== parent && byId.has(key)) byId.set(span.view.spanId, { ...span, view: { ...span.view, parentSpanId: key } });
+    if (key !== undefined && key !== parent && byId.has(key))
+      byId.set(span.view.spanId, { ...span, view: { ...span.view, parentSpanId: key } });
   }
   const children = childrenOf([...byId.values()]);
   const counted = new Map<string, TraceRun>();
@@ -132,9 +140,18 @@ export function runsOfTrace(spans: readonly ReportSpan[], options: TraceRunsOpti
   // run span is absent and no verdict stands for it.
   const orphan = (s: ReportSpan) => {
     const parent = s.view.parentSpanId;
-    return parent !== undefined && !byId.has(parent) && !counted.has(parent) && !inCountedRun(parent) && !s.view.parentIsRemote;
+    return (
+      parent !== undefined &&
+      !byId.has(parent) &&
+      !counted.has(parent) &&
+      !inCountedRun(parent) &&
+      !s.view.parentIsRemote
+    );
   };
-  const needsFold = [...byId.values()].some((s) => !s.judged && (s.role === 'run' || s.role === 'call' || (s.role !== undefined && PARTS.has(s.role) && orphan(s))));
+  const needsFold = [...byId.values()].some(
+    (s) =>
+      !s.judged && (s.role === 'run' || s.role === 'call' || (s.role !== undefined && PARTS.has(s.role) && orphan(s))),
+  );
   let fold: ReturnType<typeof foldTrace> | undefined;
   let folded = 0;
   if (needsFold) {
@@ -142,7 +159,12 @@ export function runsOfTrace(spans: readonly ReportSpan[], options: TraceRunsOpti
     const truncated = new Set(earlier?.standIns ?? []);
     for (const s of byId.values()) {
       if (earlier?.runOf.get(s.view.spanId) !== s.view.spanId) continue;
-      for (let at: ReportSpan | undefined = s, depth = 0; at !== undefined && depth < 256; at = byId.get(at.view.parentSpanId ?? ''), depth += 1) truncated.add(at.view.spanId);
+      for (
+        let at: ReportSpan | undefined = s, depth = 0;
+        at !== undefined && depth < 256;
+        at = byId.get(at.view.parentSpanId ?? ''), depth += 1
+      )
+        truncated.add(at.view.spanId);
     }
     fold = foldTrace(
       [...byId.values()].map((s) => s.view),
@@ -161,7 +183,8 @@ export function runsOfTrace(spans: readonly ReportSpan[], options: TraceRunsOpti
       const parent = carrier.view.parentSpanId;
       const standIn = parent !== undefined && standIns.has(parent);
       // A framework call under a span of a run judged earlier is a late part of that run, not a run of its own.
-      if (!standIn && carrier.role !== 'run' && parent !== undefined && !byId.has(parent) && inCountedRun(parent)) continue;
+      if (!standIn && carrier.role !== 'run' && parent !== undefined && !byId.has(parent) && inCountedRun(parent))
+        continue;
       const key = standIn ? parent : carrierId;
       const t = take(key, false);
       if (!t.take) continue;
@@ -197,24 +220,47 @@ export function runsOfTrace(spans: readonly ReportSpan[], options: TraceRunsOpti
     else if (earlier?.counted.has(real)) retired.push(id);
     else rekeyed.push([id, real]);
   }
-  return { runs, folded, runOf, retired, rekeyed, standIns: fold?.standIns ?? [], nested: fold?.orphanedNested ?? new Map() };
+  return {
+    runs,
+    folded,
+    runOf,
+    retired,
+    rekeyed,
+    standIns: fold?.standIns ?? [],
+    nested: fold?.orphanedNested ?? new Map(),
+  };
 }
 
 /** The largest time a Date holds, in epoch milliseconds (ECMA-262 §21.4.1.1): a start past it is shown as unknown. */
 const MAX_DATE_MILLIS = 8.64e15;
 
 /** Start (when a Date can hold it) and duration of the run of `key`: its own span when present, else the carrier's start (the run never ended). */
-function runTimes(carrier: ReportSpan, key: string, byId: ReadonlyMap<string, ReportSpan>): { startUnixMillis?: number; durationMillis?: number } {
+function runTimes(
+  carrier: ReportSpan,
+  key: string,
+  byId: ReadonlyMap<string, ReportSpan>,
+): { startUnixMillis?: number; durationMillis?: number } {
   const own = byId.get(key);
   const { startMillis, endMillis } = (own ?? carrier).view;
   const start = Math.floor(startMillis);
   const startUnixMillis = Number.isFinite(start) && Math.abs(start) <= MAX_DATE_MILLIS ? start : undefined;
-  const durationMillis = own && endMillis !== undefined && Number.isFinite(endMillis - startMillis) ? Math.max(0, endMillis - startMillis) : undefined;
-  return { ...(startUnixMillis === undefined ? {} : { startUnixMillis }), ...(durationMillis === undefined ? {} : { durationMillis }) };
+  const durationMillis =
+    own && endMillis !== undefined && Number.isFinite(endMillis - startMillis)
+      ? Math.max(0, endMillis - startMillis)
+      : undefined;
+  return {
+    ...(startUnixMillis === undefined ? {} : { startUnixMillis }),
+    ...(durationMillis === undefined ? {} : { durationMillis }),
+  };
 }
 
 /** The first value of `key` on the carrier, else on the spans of its run. */
-function attributeOfRun(carrier: ReportSpan, runKey: string, key: string, children: ReturnType<typeof childrenOf>): string | undefined {
+function attributeOfRun(
+  carrier: ReportSpan,
+  runKey: string,
+  key: string,
+  children: ReturnType<typeof childrenOf>,
+): string | undefined {
   const own = stringAttr(carrier.view.attributes, key);
   if (own !== undefined) return own;
   for (const child of children.get(runKey) ?? []) {
@@ -224,7 +270,13 @@ function attributeOfRun(carrier: ReportSpan, runKey: string, key: string, childr
   return undefined;
 }
 
-function fileRun(span: ReportSpan, key: string, children: ReturnType<typeof childrenOf>, byId: ReadonlyMap<string, ReportSpan>, replaces: string[]): TraceRun {
+function fileRun(
+  span: ReportSpan,
+  key: string,
+  children: ReturnType<typeof childrenOf>,
+  byId: ReadonlyMap<string, ReportSpan>,
+  replaces: string[],
+): TraceRun {
   const get = (k: string) => stringAttr(span.view.attributes, k);
   const outcome = get(K.ATTR_INCIDENT_OUTCOME) as string;
   const times = runTimes(span, key, byId);
@@ -244,7 +296,14 @@ function fileRun(span: ReportSpan, key: string, children: ReturnType<typeof chil
     ...times,
     source: 'file',
   };
-  return { run, key, replaces, standIn: false, timeline: () => runTimeline(key, children, { runStartMillis: times.startUnixMillis ?? 0, succeeded: outcome === 'success' }) };
+  return {
+    run,
+    key,
+    replaces,
+    standIn: false,
+    timeline: () =>
+      runTimeline(key, children, { runStartMillis: times.startUnixMillis ?? 0, succeeded: outcome === 'success' }),
+  };
 }
 
 function foldedRun(
@@ -274,5 +333,16 @@ function foldedRun(
     ...times,
     source: 'folded',
   };
-  return { run, key, replaces, standIn, timeline: () => runTimeline(key, children, { runStartMillis: times.startUnixMillis ?? 0, succeeded: incident.outcome === 'success', attemptCauses }) };
+  return {
+    run,
+    key,
+    replaces,
+    standIn,
+    timeline: () =>
+      runTimeline(key, children, {
+        runStartMillis: times.startUnixMillis ?? 0,
+        succeeded: incident.outcome === 'success',
+        attemptCauses,
+      }),
+  };
 }

@@ -58,7 +58,8 @@ export async function* recordChatCompletionStream<T extends ChatCompletionChunkL
 ): AsyncGenerator<T, void, undefined> {
   // Tool calls by their stream index: name and id arrive on their first delta.
   const calls = new Map<number, { name?: string; id?: string; materialized: boolean }>();
-  const classOf = (name: string | undefined): ToolSideEffects => (name === undefined ? 'unknown' : (options.toolSideEffects?.[name] ?? 'unknown'));
+  const classOf = (name: string | undefined): ToolSideEffects =>
+    name === undefined ? 'unknown' : (options.toolSideEffects?.[name] ?? 'unknown');
   const materialize = (): void => {
     for (const call of calls.values()) {
       if (call.materialized) continue;

@@ -22,8 +22,22 @@ function droppedOf(span: Span, key: 'droppedEventsCount' | 'droppedAttributesCou
 
 /** The events an SDK span kept, as views; undefined for a span that does not expose them. */
 function keptEvents(span: Span): EventView[] | undefined {
-  const events = (span as { readonly events?: readonly { name: string; time: HrTime; attributes?: AttributeView; droppedAttributesCount?: number }[] }).events;
-  return events?.map((e) => ({ name: e.name, timeMillis: hrTimeToMillis(e.time), attributes: e.attributes, droppedAttributesCount: e.droppedAttributesCount }));
+  const events = (
+    span as {
+      readonly events?: readonly {
+        name: string;
+        time: HrTime;
+        attributes?: AttributeView;
+        droppedAttributesCount?: number;
+      }[];
+    }
+  ).events;
+  return events?.map((e) => ({
+    name: e.name,
+    timeMillis: hrTimeToMillis(e.time),
+    attributes: e.attributes,
+    droppedAttributesCount: e.droppedAttributesCount,
+  }));
 }
 
 /**
@@ -47,7 +61,14 @@ export class RecordedView implements SpanView {
   statusMessage: string | undefined = undefined;
   readonly #span: Span;
 
-  constructor(span: Span, spanId: string, parentSpanId: string | undefined, name: string, attributes: Record<string, unknown>, startMillis: number) {
+  constructor(
+    span: Span,
+    spanId: string,
+    parentSpanId: string | undefined,
+    name: string,
+    attributes: Record<string, unknown>,
+    startMillis: number,
+  ) {
     this.#span = span;
     this.spanId = spanId;
     this.parentSpanId = parentSpanId;
@@ -77,7 +98,11 @@ export interface NestedRun {
 
 /** One fold shared by a run and its nested runs. */
 export class FoldSession {
-  readonly folder = new RunFolder<RecordedView>({ policy: DEFAULT_POLICY, adapters: ADAPTERS, maxOpenRuns: Number.POSITIVE_INFINITY });
+  readonly folder = new RunFolder<RecordedView>({
+    policy: DEFAULT_POLICY,
+    adapters: ADAPTERS,
+    maxOpenRuns: Number.POSITIVE_INFINITY,
+  });
   readonly #ids = new WeakMap<object, string>();
   readonly #runs = new Map<string, NestedRun>();
   #next = 0;

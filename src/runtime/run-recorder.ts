@@ -8,16 +8,36 @@
  */
 import type { Attributes, Context, HrTime, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { classifyError, classifyToolError, describeError, retryAfterMillis, safeCode, toolErrorCode } from '../derive/classify-error.js';
+import {
+  classifyError,
+  classifyToolError,
+  describeError,
+  retryAfterMillis,
+  safeCode,
+  toolErrorCode,
+} from '../derive/classify-error.js';
 import { deriveAttemptVerdict, deriveIncident } from '../derive/derive-incident.js';
 import type { Policy, PolicyInput } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
 import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
-import type { CancelOrigin, LifecycleKind, ProcessCloseReason, ToolSideEffects, WatchdogPhase } from '../model/enums.js';
+import type {
+  CancelOrigin,
+  LifecycleKind,
+  ProcessCloseReason,
+  ToolSideEffects,
+  WatchdogPhase,
+} from '../model/enums.js';
 import type { RunFacts } from '../model/facts.js';
 import { hrTimeToMillis } from '../model/hr-time.js';
 import type { Incident } from '../model/incident.js';
-import type { AttemptHistoryEntry, AttemptUsage, RecoverableRun, RecoveryActionRecord, RunSnapshot, RunStopReason } from '../model/recovery.js';
+import type {
+  AttemptHistoryEntry,
+  AttemptUsage,
+  RecoverableRun,
+  RecoveryActionRecord,
+  RunSnapshot,
+  RunStopReason,
+} from '../model/recovery.js';
 import { GEN_AI, NATIVE_ATTR as A, NATIVE_EVENT as E, OPERATION } from '../model/native-convention.js';
 import type { FoldSession } from './fold-session.js';
 import { FoldSession as Session, RecordedView, sessionIn, withSession } from './fold-session.js';
@@ -121,7 +141,14 @@ interface Handle {
 }
 
 /** A fresh view of a span the recorder starts or adopts. */
-function viewOf(span: Span, spanId: string, parentSpanId: string | undefined, name: string, attributes: Attributes, startMillis: number): RecordedView {
+function viewOf(
+  span: Span,
+  spanId: string,
+  parentSpanId: string | undefined,
+  name: string,
+  attributes: Attributes,
+  startMillis: number,
+): RecordedView {
   return new RecordedView(span, spanId, parentSpanId, name, attributes, startMillis);
 }
 
@@ -144,7 +171,16 @@ export class RunRecorder implements RecoverableRun {
   /** The verdict and facts at the run's end. */
   #final: { readonly incident: Incident; readonly facts: RunFacts } | undefined;
   /** Per attempt number: its span context, end time, retry-after and usage. */
-  readonly #attemptState = new Map<number, { spanContext: SpanContext; endMillis?: number; retryAfterMillis?: number; usage?: AttemptUsage; finished?: boolean }>();
+  readonly #attemptState = new Map<
+    number,
+    {
+      spanContext: SpanContext;
+      endMillis?: number;
+      retryAfterMillis?: number;
+      usage?: AttemptUsage;
+      finished?: boolean;
+    }
+  >();
   readonly #stop = new AbortController();
   readonly #startMillis: number;
   #pendingRetryOf: number | undefined;
@@ -172,7 +208,11 @@ export class RunRecorder implements RecoverableRun {
     const parent = options.parentContext ?? otelContext.active();
     this.#startMillis = this.#clock();
     const name = options.agentName ? `${OPERATION.RUN} ${options.agentName}` : OPERATION.RUN;
-    this.span = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, links, startTime: hr(this.#startMillis) }, parent);
+    this.span = this.#tracer.startSpan(
+      name,
+      { kind: SpanKind.INTERNAL, attributes, links, startTime: hr(this.#startMillis) },
+      parent,
+    );
     // A run started under another run's context is nested in it: it joins that fold.
     const place = sessionIn(parent);
     this.#session = place?.session ?? new Session();
@@ -229,7 +269,11 @@ export class RunRecorder implements RecoverableRun {
     if (retryLink) attributes[A.RETRY_OF_ATTEMPT] = retryLink.number;
     const startMillis = this.#clock();
     const name = model ? `chat ${model}` : 'chat';
-    const span = this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes, links: retryLink ? [retryLink.link] : [], startTime: hr(startMillis) }, this.#context);
+    const span = this.#tracer.startSpan(
+      name,
+      { kind: SpanKind.CLIENT, attributes, links: retryLink ? [retryLink.link] : [], startTime: hr(startMillis) },
+      this.#context,
+    );
     const view = this.#track(span, name, attributes, startMillis);
     this.#attempts.push({ key: view.spanId, number, startMillis });
     this.#attemptState.set(number, { spanContext: span.spanContext() });
@@ -280,13 +324,22 @@ export class RunRecorder implements RecoverableRun {
   ): ToolRecorder {
     const sideEffects = options.sideEffects ?? 'unknown';
     span.setAttribute(A.TOOL_SIDE_EFFECTS, sideEffects);
-    const attributes: Attributes = { [GEN_AI.OPERATION_NAME]: OPERATION.TOOL, [GEN_AI.TOOL_NAME]: options.name, [A.TOOL_SIDE_EFFECTS]: sideEffects };
+    const attributes: Attributes = {
+      [GEN_AI.OPERATION_NAME]: OPERATION.TOOL,
+      [GEN_AI.TOOL_NAME]: options.name,
+      [A.TOOL_SIDE_EFFECTS]: sideEffects,
+    };
     if (options.attempt) {
       span.setAttribute(A.ATTEMPT_NUMBER, options.attempt.number);
       attributes[A.ATTEMPT_NUMBER] = options.attempt.number;
       (span as { addLink?: (link: Link) => unknown }).addLink?.({ context: options.attempt.span.spanContext() });
     }
-    const view = this.#track(span, nameOf(span) ?? `${OPERATION.TOOL} ${options.name}`, attributes, startMillisOf(span) ?? this.#clock());
+    const view = this.#track(
+      span,
+      nameOf(span) ?? `${OPERATION.TOOL} ${options.name}`,
+      attributes,
+      startMillisOf(span) ?? this.#clock(),
+    );
     const tool = new ToolRecorder(this, span, view, false);
     this.#open.add(tool);
     this.toolActivity();
@@ -317,7 +370,12 @@ export class RunRecorder implements RecoverableRun {
     const name = `${OPERATION.TOOL} ${options.name}`;
     const span = this.#tracer.startSpan(
       name,
-      { kind: SpanKind.INTERNAL, attributes, startTime: hr(startMillis), links: options.attempt ? [{ context: options.attempt.span.spanContext() }] : [] },
+      {
+        kind: SpanKind.INTERNAL,
+        attributes,
+        startTime: hr(startMillis),
+        links: options.attempt ? [{ context: options.attempt.span.spanContext() }] : [],
+      },
       this.#context,
     );
     const tool = new ToolRecorder(this, span, this.#track(span, name, attributes, startMillis));
@@ -371,7 +429,9 @@ export class RunRecorder implements RecoverableRun {
   /** Each attempt so far with its own verdict: the attempt history a recovery strategy reads. */
   attemptHistory(): AttemptHistoryEntry[] {
     const run = this.#facts();
-    const retried = new Set(run.facts.flatMap((f) => (f.kind === 'retry_issued' && f.ofAttempt !== undefined ? [f.ofAttempt] : [])));
+    const retried = new Set(
+      run.facts.flatMap((f) => (f.kind === 'retry_issued' && f.ofAttempt !== undefined ? [f.ofAttempt] : [])),
+    );
     return this.#attempts.map((a) => {
       const state = this.#attemptState.get(a.number);
       const verdict = deriveAttemptVerdict(run, a.key, this.#policy);
@@ -455,7 +515,11 @@ export class RunRecorder implements RecoverableRun {
   }
 
   /** Records that the agent process exited. */
-  processExit(options: { readonly exitCode?: number; readonly signal?: string; readonly closeReason?: ProcessCloseReason }): void {
+  processExit(options: {
+    readonly exitCode?: number;
+    readonly signal?: string;
+    readonly closeReason?: ProcessCloseReason;
+  }): void {
     const attributes: Attributes = { [A.PROCESS_CLOSE_REASON]: options.closeReason ?? 'execution_failed' };
     if (options.exitCode !== undefined) attributes[A.PROCESS_EXIT_CODE] = options.exitCode;
     if (options.signal) attributes[A.PROCESS_SIGNAL] = options.signal;
@@ -484,7 +548,10 @@ export class RunRecorder implements RecoverableRun {
   }
 
   /** @internal The attempt's end, retry-after and usage, for history and snapshots. */
-  attemptEnded(number: number, details: { readonly retryAfterMillis?: number; readonly usage?: AttemptUsage; readonly finished?: boolean }): void {
+  attemptEnded(
+    number: number,
+    details: { readonly retryAfterMillis?: number; readonly usage?: AttemptUsage; readonly finished?: boolean },
+  ): void {
     const state = this.#attemptState.get(number);
     if (!state || state.endMillis !== undefined) return;
     state.endMillis = this.#clock();
@@ -593,9 +660,11 @@ export class RunRecorder implements RecoverableRun {
     this.#pendingRetryOf = undefined;
     const spanContext = number === undefined ? undefined : this.#attemptState.get(number)?.spanContext;
     if (number === undefined || !spanContext) return undefined;
-    return { number, link: { context: spanContext, attributes: { [A.LINK_TYPE]: 'retry_of', [A.RETRY_OF_ATTEMPT]: number } } };
+    return {
+      number,
+      link: { context: spanContext, attributes: { [A.LINK_TYPE]: 'retry_of', [A.RETRY_OF_ATTEMPT]: number } },
+    };
   }
-
 }
 
 /** Records one provider attempt. Every method is a no-op once the attempt ended. */
@@ -643,7 +712,8 @@ export class AttemptRecorder implements Handle {
 
   /** Records the tools exposed to this request (its side-effect boundary). */
   recordBoundary(boundary: BoundaryInput): void {
-    const byClass = (c: ToolSideEffects) => boundary.tools.filter((t) => (t.sideEffects ?? 'unknown') === c).map((t) => t.name);
+    const byClass = (c: ToolSideEffects) =>
+      boundary.tools.filter((t) => (t.sideEffects ?? 'unknown') === c).map((t) => t.name);
     this.#record(E.SIDE_EFFECT_BOUNDARY, {
       [A.BOUNDARY_READ_ONLY]: byClass('read_only'),
       [A.BOUNDARY_UNSAFE]: byClass('unsafe'),
@@ -660,7 +730,12 @@ export class AttemptRecorder implements Handle {
    */
   chunk(
     type: string,
-    details: { readonly toolName?: string; readonly toolCallId?: string; readonly sideEffects?: ToolSideEffects; readonly providerExecuted?: boolean } = {},
+    details: {
+      readonly toolName?: string;
+      readonly toolCallId?: string;
+      readonly sideEffects?: ToolSideEffects;
+      readonly providerExecuted?: boolean;
+    } = {},
   ): void {
     // Text, reasoning and tool facts imply provider progress, so they are not
     // doubled with a provider_progress event: one event per state change.
@@ -755,7 +830,11 @@ export class AttemptRecorder implements Handle {
 
   /** Cleanup evidence: a tool part that never ran was closed. Not terminal; recorded once per tool name. */
   pendingToolInterrupted(toolName?: string): void {
-    this.#recordOnce(`${E.PENDING_TOOL_INTERRUPTED}:${toolName ?? ''}`, toolName ? { [GEN_AI.TOOL_NAME]: toolName } : {}, E.PENDING_TOOL_INTERRUPTED);
+    this.#recordOnce(
+      `${E.PENDING_TOOL_INTERRUPTED}:${toolName ?? ''}`,
+      toolName ? { [GEN_AI.TOOL_NAME]: toolName } : {},
+      E.PENDING_TOOL_INTERRUPTED,
+    );
   }
 
   /** Records that a local watchdog fired, and ends the attempt as failed. */
@@ -903,7 +982,8 @@ export class ToolRecorder implements Handle {
       if (error instanceof Error) this.span.recordException(error);
       const message = error instanceof Error ? error.message : String(error);
       this.span.setStatus({ code: SpanStatusCode.ERROR, message });
-      if (errorTypeOf(this.span) === undefined) this.span.setAttribute(GEN_AI.ERROR_TYPE, code ?? String(attributes[A.TOOL_FAILURE_KIND]));
+      if (errorTypeOf(this.span) === undefined)
+        this.span.setAttribute(GEN_AI.ERROR_TYPE, code ?? String(attributes[A.TOOL_FAILURE_KIND]));
       this.view.statusCode = SpanStatusCode.ERROR;
     }
     this.#end(this.#run.now());

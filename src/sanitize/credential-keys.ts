@@ -11,7 +11,12 @@
 import { credentialName } from './credential-words.js';
 
 /** Prefixes under which a header is recorded as an attribute, the header name following. */
-export const HEADER_KEY_PREFIXES: readonly string[] = ['http.request.header.', 'http.response.header.', 'ai.request.headers.', 'ai.response.headers.'];
+export const HEADER_KEY_PREFIXES: readonly string[] = [
+  'http.request.header.',
+  'http.response.header.',
+  'ai.request.headers.',
+  'ai.response.headers.',
+];
 
 /** Headers that carry authentication whatever their last word: cookies and sessions, `Authorization` in any position. */
 const CREDENTIAL_HEADER = /authorization|cookie|session|credential/i;

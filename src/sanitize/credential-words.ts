@@ -41,12 +41,52 @@ const STRONG_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Ends of single-case names glued from words (`dbpassword`, `APIKEY`, `clientsecret`): any word then one of these. */
-const GLUED_ENDS: readonly string[] = ['password', 'passwd', 'passphrase', 'secret', 'apikey', 'credentials', 'credential', 'pwd'];
+const GLUED_ENDS: readonly string[] = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'apikey',
+  'credentials',
+  'credential',
+  'pwd',
+];
 /**
  * Words glued before `token` in one-case names (`authtoken`, `BOTTOKEN`):
  * `token` ends ordinary words too (`tiktoken`), so only these count.
  */
-const GLUED_TOKEN_HEADS: readonly string[] = ['auth', 'access', 'api', 'bot', 'bearer', 'refresh', 'session', 'id', 'client', 'app', 'user', 'admin', 'service', 'oauth', 'personal', 'webhook', 'deploy', 'csrf', 'xsrf', 'secret', 'private', 'github', 'gitlab', 'slack', 'discord', 'telegram', 'npm', 'pypi', 'hf', 'gh'];
+const GLUED_TOKEN_HEADS: readonly string[] = [
+  'auth',
+  'access',
+  'api',
+  'bot',
+  'bearer',
+  'refresh',
+  'session',
+  'id',
+  'client',
+  'app',
+  'user',
+  'admin',
+  'service',
+  'oauth',
+  'personal',
+  'webhook',
+  'deploy',
+  'csrf',
+  'xsrf',
+  'secret',
+  'private',
+  'github',
+  'gitlab',
+  'slack',
+  'discord',
+  'telegram',
+  'npm',
+  'pypi',
+  'hf',
+  'gh',
+];
 
 /** Words before `key` that make it a credential (`api_key`, `AccountKey`, `x-functions-key`, `ocp-apim-subscription-key`). */
 const SECRET_KEY_KINDS: ReadonlySet<string> = new Set([
@@ -89,7 +129,10 @@ const SECRET_KEY_KINDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Glued single-case names that end in a secret key (`accountkey`, `SHAREDACCESSKEY`). */
-const GLUED_KEY_ENDS: readonly string[] = [...SECRET_KEY_KINDS].filter((w) => w.length > 3).map((w) => `${w}key`).concat(['apikey']);
+const GLUED_KEY_ENDS: readonly string[] = [...SECRET_KEY_KINDS]
+  .filter((w) => w.length > 3)
+  .map((w) => `${w}key`)
+  .concat(['apikey']);
 
 /** Words before `key` that say it is not a secret (`cache_key`, `publicKey`, `messaging.kafka.message.key`). */
 const PLAIN_KEY_KINDS: ReadonlySet<string> = new Set([
@@ -201,7 +244,9 @@ function lastWords(name: string): { last: string; before: string; glued: boolean
     if (!letter) continue;
     const prev = i > 0 ? name.charCodeAt(i - 1) : 0;
     // A hump: `bP` in `dbPassword` (lower then upper), or `IK` in `APIKey` (upper, upper, then lower).
-    const hump = isUpper(c) && (isLower(prev) || isDigit(prev) || (isUpper(prev) && i + 1 < end && isLower(name.charCodeAt(i + 1))));
+    const hump =
+      isUpper(c) &&
+      (isLower(prev) || isDigit(prev) || (isUpper(prev) && i + 1 < end && isLower(name.charCodeAt(i + 1))));
     if (hump) {
       if (words.length === 0) glued = false;
       words.push(name.slice(i, cut));
@@ -210,7 +255,13 @@ function lastWords(name: string): { last: string; before: string; glued: boolean
   }
   if (words.length < 2 && cut > 0) {
     let start = cut;
-    while (start > 0 && (isLower(name.charCodeAt(start - 1)) || isUpper(name.charCodeAt(start - 1)) || isDigit(name.charCodeAt(start - 1)))) start -= 1;
+    while (
+      start > 0 &&
+      (isLower(name.charCodeAt(start - 1)) ||
+        isUpper(name.charCodeAt(start - 1)) ||
+        isDigit(name.charCodeAt(start - 1)))
+    )
+      start -= 1;
     if (start < cut) words.push(name.slice(start, cut));
   }
   const last = (words[0] ?? '').toLowerCase();
@@ -220,7 +271,9 @@ function lastWords(name: string): { last: string; before: string; glued: boolean
 
 /** Last three letters (lower case) of every credential word and glued end: a name ending otherwise names none. */
 const ENDINGS: ReadonlySet<number> = new Set(
-  ['ord', 'swd', 'ase', 'pwd', 'ass', 'ret', 'ken', 'key', 'ial', 'als', 'uth', 'ion', 'pat', 'ure', 'sig'].map((e) => packed(e, 0)),
+  ['ord', 'swd', 'ase', 'pwd', 'ass', 'ret', 'ken', 'key', 'ial', 'als', 'uth', 'ion', 'pat', 'ure', 'sig'].map((e) =>
+    packed(e, 0),
+  ),
 );
 
 /** Three letters at `at` as one number, lower-cased (ASCII letters only: `| 32`). */
@@ -270,9 +323,11 @@ export function credentialName(name: string): CredentialName {
 }
 
 /** The last word of a name that says its value is an identifier, a version or a digest (`gen_ai.response.id`, `x-amz-id-2`, `etag`). */
-const IDENTIFIER_WORD = /(?:^|[._-])(?:id|ids|uid|uuid|guid|etag|digest|hash|checksum|fingerprint|sha|cursor|version|revision|rev|commit)(?:[-_]?\d+)?$/;
+const IDENTIFIER_WORD =
+  /(?:^|[._-])(?:id|ids|uid|uuid|guid|etag|digest|hash|checksum|fingerprint|sha|cursor|version|revision|rev|commit)(?:[-_]?\d+)?$/;
 /** The same word as a camel-case hump: `requestId`, `contentHash`, `nextCursor`. */
-const IDENTIFIER_HUMP = /[a-z0-9](?:Id|Ids|ID|Uid|Uuid|Guid|ETag|Etag|Digest|Hash|Checksum|Fingerprint|Sha|Cursor|Version|Revision|Rev|Commit)(?:[-_]?\d+)?$/;
+const IDENTIFIER_HUMP =
+  /[a-z0-9](?:Id|Ids|ID|Uid|Uuid|Guid|ETag|Etag|Digest|Hash|Checksum|Fingerprint|Sha|Cursor|Version|Revision|Rev|Commit)(?:[-_]?\d+)?$/;
 
 /**
  * True when `name` says its value is an identifier, a version or a digest:
@@ -284,7 +339,9 @@ export function isIdentifierName(name: string): boolean {
 }
 
 /** Last three letters of the words that end a public name (`key`, `keys`, `cert`, `certs`, `certificate(s)`, `pubkey`, `pem`, `chain`, `bundle`). */
-const PUBLIC_ENDINGS: ReadonlySet<number> = new Set(['key', 'eys', 'ert', 'rts', 'ate', 'tes', 'pem', 'ain', 'dle'].map((e) => packed(e, 0)));
+const PUBLIC_ENDINGS: ReadonlySet<number> = new Set(
+  ['key', 'eys', 'ert', 'rts', 'ate', 'tes', 'pem', 'ain', 'dle'].map((e) => packed(e, 0)),
+);
 
 /** Cheap test before {@link isPublicName}: reads three characters, allocates nothing. */
 export function mayNamePublic(text: string, start: number, end: number): boolean {
@@ -292,7 +349,15 @@ export function mayNamePublic(text: string, start: number, end: number): boolean
 }
 
 /** Last words that name a public value: a certificate, a public key. */
-const PUBLIC_WORDS: ReadonlySet<string> = new Set(['certificate', 'certificates', 'cert', 'certs', 'pubkey', 'publickey', 'pem']);
+const PUBLIC_WORDS: ReadonlySet<string> = new Set([
+  'certificate',
+  'certificates',
+  'cert',
+  'certs',
+  'pubkey',
+  'publickey',
+  'pem',
+]);
 /** Words before `key` that make it public: a public key, a verification key, an SSH host key. */
 const PUBLIC_KEY_KINDS: ReadonlySet<string> = new Set(['public', 'pub', 'verification', 'verifying', 'host']);
 
@@ -333,7 +398,9 @@ export function isLoginCommand(word: string): boolean {
 /** Cheap test before {@link isLoginVerb} on a run of text: its length and first letter are one of the verbs'. */
 export function mayBeLoginVerb(text: string, start: number, end: number): boolean {
   const length = end - start;
-  return (length === 4 || length === 5 || length === 12) && (text.charCodeAt(start) === 108 || text.charCodeAt(start) === 97);
+  return (
+    (length === 4 || length === 5 || length === 12) && (text.charCodeAt(start) === 108 || text.charCodeAt(start) === 97)
+  );
 }
 
 /** Flags whose value is `user:password` (curl, wget, httpie). */

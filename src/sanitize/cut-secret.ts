@@ -53,7 +53,17 @@ const MIN_REST = 4;
 
 function isTokenChar(c: number): boolean {
   // 0-9 A-Z a-z _ - . / + =
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 47 || c === 43 || c === 61;
+  return (
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 95 ||
+    c === 45 ||
+    c === 46 ||
+    c === 47 ||
+    c === 43 ||
+    c === 61
+  );
 }
 
 /**
@@ -68,8 +78,11 @@ export function redactCutSecret(text: string, redact: (token: string) => string)
   const known = PREFIXES.find(([prefix]) => token.startsWith(prefix));
   const cut =
     known !== undefined
-      ? token.length - known[0].length >= MIN_REST && known[1].test(token.slice(known[0].length)) && !(known[0] === 'eyJ' && isPlainJson(token))
-      : SCHEME.test(text.slice(Math.max(0, start - 32), start)) && !(PROSE_SCHEME.test(text.slice(Math.max(0, start - 32), start)) && PROSE_WORD.test(token));
+      ? token.length - known[0].length >= MIN_REST &&
+        known[1].test(token.slice(known[0].length)) &&
+        !(known[0] === 'eyJ' && isPlainJson(token))
+      : SCHEME.test(text.slice(Math.max(0, start - 32), start)) &&
+        !(PROSE_SCHEME.test(text.slice(Math.max(0, start - 32), start)) && PROSE_WORD.test(token));
   return cut ? text.slice(0, start) + redact(token) : text;
 }
 

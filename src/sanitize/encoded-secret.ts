@@ -21,7 +21,15 @@ const MAX_PAIR_RUN = 256;
 
 function isBase64Char(c: number): boolean {
   // A-Z a-z 0-9 + / - _
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47 || c === 45 || c === 95;
+  return (
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 43 ||
+    c === 47 ||
+    c === 45 ||
+    c === 95
+  );
 }
 
 /** The kinds this rule redacts as (a subset of the redaction kinds in rules.ts, which imports this module). */
@@ -53,7 +61,20 @@ function isUserPasswordPair(decoded: string): boolean {
   for (let i = 0; i < decoded.length; i += 1) {
     const c = decoded.charCodeAt(i);
     if (c < 33 || c > 126) return false;
-    if (i < colon && !((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 46 || c === 95 || c === 45 || c === 64 || c === 43)) return false;
+    if (
+      i < colon &&
+      !(
+        (c >= 48 && c <= 57) ||
+        (c >= 65 && c <= 90) ||
+        (c >= 97 && c <= 122) ||
+        c === 46 ||
+        c === 95 ||
+        c === 45 ||
+        c === 64 ||
+        c === 43
+      )
+    )
+      return false;
   }
   return true;
 }
@@ -94,7 +115,11 @@ export function replaceEncodedSecrets(text: string, redact: (run: string, kind: 
     i = end;
     if (length < MIN_RUN) continue;
     // `LS0tLS1` is `-----`, `ey`/`ew`/`W3` open JSON (`{"`, `{\n`, `[`): decoded at any length; others only short.
-    const structured = text.startsWith('LS0tLS1', start) || text.startsWith('ey', start) || text.startsWith('ew', start) || text.startsWith('W3', start);
+    const structured =
+      text.startsWith('LS0tLS1', start) ||
+      text.startsWith('ey', start) ||
+      text.startsWith('ew', start) ||
+      text.startsWith('W3', start);
     if (!structured && (length > MAX_PAIR_RUN || !mayBePrintable(text, start, i))) continue;
     const decoded = Buffer.from(text.slice(start, end), 'base64').toString('latin1');
     const kind = decodedSecret(decoded);

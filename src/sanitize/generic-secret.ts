@@ -22,7 +22,16 @@
  */
 import { Buffer } from 'node:buffer';
 import type { CredentialName } from './credential-words.js';
-import { credentialName, isLoginVerb, isPasswordLetterFlag, isPublicName, isUserNameFlag, mayBeLoginVerb, mayNameCredential, mayNamePublic } from './credential-words.js';
+import {
+  credentialName,
+  isLoginVerb,
+  isPasswordLetterFlag,
+  isPublicName,
+  isUserNameFlag,
+  mayBeLoginVerb,
+  mayNameCredential,
+  mayNamePublic,
+} from './credential-words.js';
 import { isPlaceholder } from './placeholder.js';
 import { looksRandom, looksRandomAlone, looksRandomPiece, measureRun } from './secret-shape.js';
 
@@ -34,7 +43,17 @@ const MAX_VALUE = 256;
 
 /** 0-9 A-Z a-z `_` `-` `.` `+` `/` `~`: characters of a token run (`=` only as trailing padding). */
 function isRunChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c === 46 || c === 43 || c === 47 || c === 126;
+  return (
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 95 ||
+    c === 45 ||
+    c === 46 ||
+    c === 43 ||
+    c === 47 ||
+    c === 126
+  );
 }
 function isAlnum(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -44,7 +63,21 @@ function isQuote(c: number): boolean {
 }
 /** Where an unquoted value ends: whitespace, quotes, `\`, `,`, `;`, `&`, brackets (`Optional[str]` is a type), `<`, `>`. */
 function endsValue(c: number): boolean {
-  return c <= 32 || isQuote(c) || c === 92 || c === 44 || c === 59 || c === 38 || c === 41 || c === 93 || c === 125 || c === 60 || c === 62 || c === 40 || c === 91;
+  return (
+    c <= 32 ||
+    isQuote(c) ||
+    c === 92 ||
+    c === 44 ||
+    c === 59 ||
+    c === 38 ||
+    c === 41 ||
+    c === 93 ||
+    c === 125 ||
+    c === 60 ||
+    c === 62 ||
+    c === 40 ||
+    c === 91
+  );
 }
 /** Characters allowed between a name and its value: whitespace, quotes, `\`, `:`, `=`, `>`, `[` (argv-like lists). */
 function isGapChar(c: number): boolean {
@@ -96,7 +129,8 @@ const DIGEST_LABEL = /^(?:sha\d*|sha3|md5|blake\d*[bs]?|xxh\d*|crc\d*|murmur\d*|
 /** A UUID anywhere in a body: an id (`part-00000-<uuid>.parquet`, `session-<uuid>`) unless the prefix says credential. */
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** SSH public key types: the base64 after them is a public key. */
-const SSH_KEY_TYPE = /^(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)$/;
+const SSH_KEY_TYPE =
+  /^(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)$/;
 
 function caseOf(c: number): 'lower' | 'upper' | 'digit' | 'other' {
   if (c >= 97 && c <= 122) return 'lower';
@@ -144,7 +178,13 @@ export function isPrefixedSecret(text: string, start: number, end: number): bool
   return false;
 }
 
-function bodyIsSecret(text: string, prefixStart: number, bodyStart: number, end: number, upperPrefix: boolean): boolean {
+function bodyIsSecret(
+  text: string,
+  prefixStart: number,
+  bodyStart: number,
+  end: number,
+  upperPrefix: boolean,
+): boolean {
   let bodyEnd = end;
   while (bodyEnd > bodyStart && text.charCodeAt(bodyEnd - 1) === 61) bodyEnd -= 1;
   const shape = measureRun(text, bodyStart, bodyEnd);
@@ -154,9 +194,11 @@ function bodyIsSecret(text: string, prefixStart: number, bodyStart: number, end:
   const minimum = CREDENTIAL_PREFIX.test(prefix) ? 16 : upperPrefix ? 24 : 30;
   if (!looksRandom(shape, minimum)) return false;
   // After a prefix that says credential, random pieces that happen to read as words (`…_-WSYGM_…`) make no composite name.
-  if (CREDENTIAL_PREFIX.test(prefix) ? isPlainWords(text, bodyStart, bodyEnd) : isComposite(text, bodyStart, bodyEnd)) return false;
+  if (CREDENTIAL_PREFIX.test(prefix) ? isPlainWords(text, bodyStart, bodyEnd) : isComposite(text, bodyStart, bodyEnd))
+    return false;
   // `price_11I3…/prod_pYlT…`: a path of ids, not one key.
-  for (let i = bodyStart; i < bodyEnd; i += 1) if (text.charCodeAt(i) === 47 && hasWordPrefix(text, i + 1, bodyEnd)) return false;
+  for (let i = bodyStart; i < bodyEnd; i += 1)
+    if (text.charCodeAt(i) === 47 && hasWordPrefix(text, i + 1, bodyEnd)) return false;
   if (UUID.test(text.slice(bodyStart, bodyEnd))) return CREDENTIAL_PREFIX.test(prefix);
   return true;
 }
@@ -207,22 +249,60 @@ const FLAG_WORD = /^(?:-[A-Za-z]|--?[a-z]+(?:-[a-z]+)*|--?[a-z]+(?:[A-Z][a-z]+)+
 const CALLEE = /^(?=[A-Za-z_$.]*[a-z])[A-Za-z_$]+(?:\.[A-Za-z_$]+)*$/;
 
 /** Authorization schemes: the word between a credential name and its value (`Authorization: Bearer …`). */
-const SCHEMES: ReadonlySet<string> = new Set(['bearer', 'basic', 'token', 'bot', 'digest', 'apikey', 'api-key', 'negotiate', 'hoba', 'mutual', 'aws4-hmac-sha256', 'dpop', 'gcp', 'sso-key']);
+const SCHEMES: ReadonlySet<string> = new Set([
+  'bearer',
+  'basic',
+  'token',
+  'bot',
+  'digest',
+  'apikey',
+  'api-key',
+  'negotiate',
+  'hoba',
+  'mutual',
+  'aws4-hmac-sha256',
+  'dpop',
+  'gcp',
+  'sso-key',
+]);
 
 /**
  * How strongly the run `text[start, end)` names a credential. A name written
  * as two words (`API key`, `cache key`, `access token`) is read as one; a
  * shell variable (`$TOKEN`) names nothing here, it stands for the value.
  */
-function nameStrength(text: string, start: number, end: number, previousRunStart: number, previousEnd: number): CredentialName {
+function nameStrength(
+  text: string,
+  start: number,
+  end: number,
+  previousRunStart: number,
+  previousEnd: number,
+): CredentialName {
   if (end - start > 128 || (end - start !== 2 && !mayNameCredential(text, start, end))) return 'none';
-  if (start > 0 && (text.charCodeAt(start - 1) === 36 || (text.charCodeAt(start - 1) === 123 && start > 1 && text.charCodeAt(start - 2) === 36))) return 'none';
+  if (
+    start > 0 &&
+    (text.charCodeAt(start - 1) === 36 ||
+      (text.charCodeAt(start - 1) === 123 && start > 1 && text.charCodeAt(start - 2) === 36))
+  )
+    return 'none';
   // A one-letter flag (`-p`, `-a`) weakly names the value after it, whatever the letter stands for.
-  if (end - start === 2 && text.charCodeAt(start) === 45 && caseOf(text.charCodeAt(start + 1)) !== 'other' && (start === 0 || text.charCodeAt(start - 1) <= 32)) return 'weak';
+  if (
+    end - start === 2 &&
+    text.charCodeAt(start) === 45 &&
+    caseOf(text.charCodeAt(start + 1)) !== 'other' &&
+    (start === 0 || text.charCodeAt(start - 1) <= 32)
+  )
+    return 'weak';
   const strength = credentialName(text.slice(start, end));
   if (strength === 'none') return 'none';
   // `API key`, `public key`, `page token`: the word before, across one space, qualifies a name of one word.
-  if (previousRunStart >= 0 && previousEnd === start - 1 && text.charCodeAt(previousEnd) === 32 && previousEnd - previousRunStart <= 24 && isShortWord(text, start, end)) {
+  if (
+    previousRunStart >= 0 &&
+    previousEnd === start - 1 &&
+    text.charCodeAt(previousEnd) === 32 &&
+    previousEnd - previousRunStart <= 24 &&
+    isShortWord(text, start, end)
+  ) {
     return credentialName(`${text.slice(previousRunStart, previousEnd)}_${text.slice(start, end)}`);
   }
   return strength;
@@ -292,7 +372,11 @@ export interface GenericSecretOptions {
  * Replaces every secret the catch-all finds in `text` by `redact(secret)`.
  * Linear: each character is looked at a bounded number of times.
  */
-export function replaceGenericSecrets(text: string, redact: (secret: string) => string, options?: GenericSecretOptions): string {
+export function replaceGenericSecrets(
+  text: string,
+  redact: (secret: string) => string,
+  options?: GenericSecretOptions,
+): string {
   const byShape = options?.identifier !== true;
   let jwk: boolean | undefined;
   const n = text.length;
@@ -353,7 +437,10 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
       }
       // A flag's value is the one item after it (`-u app -pS3cr3t`: `app` was `-u`'s), unless that item is a scheme word.
       const mayGoOn = !context.flag || SCHEMES.has(text.slice(start, end).toLowerCase());
-      context = judged === 0 && mayGoOn && context.skipped === 0 && isShortWord(text, start, end) ? { ...context, skipped: 1 } : undefined;
+      context =
+        judged === 0 && mayGoOn && context.skipped === 0 && isShortWord(text, start, end)
+          ? { ...context, skipped: 1 }
+          : undefined;
     }
 
     if (c === 45 && text.startsWith('-----BEGIN', start)) {
@@ -377,9 +464,17 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
       continue;
     }
     const atWordStart = start === 0 || text.charCodeAt(start - 1) <= 32 || isQuote(text.charCodeAt(start - 1));
-    if (c === 45 && atWordStart && end - start <= 12 && isUserNameFlag(text.slice(start, end))) userFlagLine = lineStart;
+    if (c === 45 && atWordStart && end - start <= 12 && isUserNameFlag(text.slice(start, end)))
+      userFlagLine = lineStart;
     // `mysql -u app -pS3cr3t`: a password flag glued to its value, after a user flag on the same line.
-    if (c === 45 && atWordStart && userFlagLine === lineStart && end - start > 2 && isPasswordLetterFlag(text.slice(start, start + 2)) && isPasswordValue(text.slice(start + 2, end))) {
+    if (
+      c === 45 &&
+      atWordStart &&
+      userFlagLine === lineStart &&
+      end - start > 2 &&
+      isPasswordLetterFlag(text.slice(start, start + 2)) &&
+      isPasswordValue(text.slice(start + 2, end))
+    ) {
       out += text.slice(copied, start + 2) + redact(text.slice(start + 2, end));
       copied = end;
       context = undefined;
@@ -392,7 +487,13 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
     // The value after a name that says public (`PublicKey = …`, `RSA_PUBLIC_KEY='…'`) is not a secret by its shape.
     const afterPublicName = publicNameEnd >= 0 && start - publicNameEnd <= MAX_GAP;
     publicNameEnd = -1;
-    if (byShape && !afterPublicName && end - start >= 15 && start >= publicBlockEnd && !excludedByContext(text, start, previousRunStart, previousEnd)) {
+    if (
+      byShape &&
+      !afterPublicName &&
+      end - start >= 15 &&
+      start >= publicBlockEnd &&
+      !excludedByContext(text, start, previousRunStart, previousEnd)
+    ) {
       jwk ??= text.includes('kty');
       const found = jwk && isPublicJwkMember(text, start) ? undefined : findShapedSecret(text, start, end);
       if (found !== undefined) {
@@ -405,7 +506,8 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
         continue;
       }
     }
-    if (end - start <= 128 && mayNamePublic(text, start, end) && isPublicName(text.slice(start, end))) publicNameEnd = end;
+    if (end - start <= 128 && mayNamePublic(text, start, end) && isPublicName(text.slice(start, end)))
+      publicNameEnd = end;
     const login = mayBeLoginVerb(text, start, end) && isLoginVerb(text.slice(start, end));
     // A login verb, like a user flag, says a password letter flag on its line gives a password (`docker login -p …`).
     if (login) userFlagLine = lineStart;
@@ -414,11 +516,23 @@ export function replaceGenericSecrets(text: string, redact: (secret: string) => 
     let nameEnd = end;
     while (nameEnd > start && text.charCodeAt(nameEnd - 1) === 61) nameEnd -= 1;
     const strength = login ? 'strong' : nameStrength(text, start, nameEnd, previousRunStart, previousEnd);
-    const passwordFlag = strength === 'weak' && nameEnd - start === 2 && userFlagLine === lineStart && isPasswordLetterFlag(text.slice(start, nameEnd));
+    const passwordFlag =
+      strength === 'weak' &&
+      nameEnd - start === 2 &&
+      userFlagLine === lineStart &&
+      isPasswordLetterFlag(text.slice(start, nameEnd));
     context =
       strength === 'none'
         ? context
-        : { strength, flag: c === 45, skipped: 0, colonPath: start > 0 && text.charCodeAt(start - 1) === 58, password: !login && PASSWORD_NAME.test(text.slice(start, nameEnd)), login, passwordFlag };
+        : {
+            strength,
+            flag: c === 45,
+            skipped: 0,
+            colonPath: start > 0 && text.charCodeAt(start - 1) === 58,
+            password: !login && PASSWORD_NAME.test(text.slice(start, nameEnd)),
+            login,
+            passwordFlag,
+          };
     previousEnd = strength === 'none' ? end : nameEnd;
     previousRunStart = start;
     i = end;
@@ -450,7 +564,14 @@ function cachedIndexOf(text: string, needle: string, from: number, cache: Map<nu
  * no secret (the context may go on past one short word), -1 when the gap
  * breaks the context.
  */
-function judgeNamedValue(text: string, gapStart: number, start: number, end: number, context: NameContext, cache: Map<number, number>): number {
+function judgeNamedValue(
+  text: string,
+  gapStart: number,
+  start: number,
+  end: number,
+  context: NameContext,
+  cache: Map<number, number>,
+): number {
   if (start - gapStart > MAX_GAP) return -1;
   let assigned = false;
   let colonOnly = true;
@@ -474,7 +595,11 @@ function judgeNamedValue(text: string, gapStart: number, start: number, end: num
   // An Authorization scheme, known or not (`Authorization: AccessKey …`): a capitalized word with the value after it.
   // (After a flag the next item is its value: an unknown scheme word is not looked for there.)
   // (Nor after a password's name: a password has no scheme, `password=hunterxyz more` is its value.)
-  if (SCHEMES.has(text.slice(start, end).toLowerCase()) || (quote === 0 && !context.flag && !context.password && isSchemeWord(text, start, end))) return 0;
+  if (
+    SCHEMES.has(text.slice(start, end).toLowerCase()) ||
+    (quote === 0 && !context.flag && !context.password && isSchemeWord(text, start, end))
+  )
+    return 0;
   let valueEnd = end;
   if (quote !== 0) {
     const close = cachedIndexOf(text, String.fromCharCode(quote), start, cache, quote);
@@ -485,7 +610,8 @@ function judgeNamedValue(text: string, gapStart: number, start: number, end: num
     }
   } else if (context.strength === 'strong' && (assigned || context.flag)) {
     // A password may hold any character but the ones that end a value.
-    while (valueEnd < text.length && valueEnd - start < MAX_VALUE && !endsValue(text.charCodeAt(valueEnd))) valueEnd += 1;
+    while (valueEnd < text.length && valueEnd - start < MAX_VALUE && !endsValue(text.charCodeAt(valueEnd)))
+      valueEnd += 1;
   }
   const value = text.slice(start, valueEnd);
   if (isPlaceholder(value)) return -1;
@@ -493,12 +619,19 @@ function judgeNamedValue(text: string, gapStart: number, start: number, end: num
   if (text.charCodeAt(valueEnd) === 40 && isCall(value, text.slice(valueEnd, valueEnd + MAX_CALL_ARGUMENTS))) return -1;
   // After a flag, a flag of letters (`--quiet`, `-v`) is the next flag, not this one's value; `-8ho4…` is a value.
   if (context.flag && FLAG_WORD.test(text.slice(start, end))) return -1;
-  if (context.strength === 'strong' && !context.login && (assigned || context.flag || (quote !== 0 && context.password))) {
+  if (
+    context.strength === 'strong' &&
+    !context.login &&
+    (assigned || context.flag || (quote !== 0 && context.password))
+  ) {
     return value.length >= 4 ? valueEnd : -1;
   }
   // Only near (`secret "openai-credentials"`, `token 9fQk…`), or under a weak name: the value must look random.
   if (context.strength === 'weak' && !(assigned || context.flag || quote !== 0)) return 0;
-  return looksRandomValue(text, start, valueEnd, context.strength) || (context.login && isIdShapedToken(text, start, valueEnd)) ? valueEnd : 0;
+  return looksRandomValue(text, start, valueEnd, context.strength) ||
+    (context.login && isIdShapedToken(text, start, valueEnd))
+    ? valueEnd
+    : 0;
 }
 
 /** Shortest id-shaped token a login verb's argument is a credential at: a UUID is 36, a short hex key 16 or more. */
@@ -536,7 +669,13 @@ export function isNamedSecretShape(value: string, strength: CredentialName): boo
  * a weak name (a bare `key`, a one-letter flag) also no hex digest or UUID:
  * that is what ids look like, and such a name says no more.
  */
-function looksRandomValue(text: string, start: number, end: number, strength: CredentialName, minLength?: number): boolean {
+function looksRandomValue(
+  text: string,
+  start: number,
+  end: number,
+  strength: CredentialName,
+  minLength?: number,
+): boolean {
   for (let i = start; i < end; i += 1) if (text.charCodeAt(i) <= 32) return false;
   const shape = measureRun(text, start, end);
   if (isComposite(text, start, end)) return false;
@@ -559,7 +698,11 @@ function looksRandomValue(text: string, start: number, end: number, strength: Cr
   // Base64 of text or of a file (`ExclusiveStartKey=eyJwayI6…`, a cursor): the encoded-secret rule judged what it says.
   // (Only from 24 decoded bytes on: a short random token decodes to printable bytes by chance.)
   const decoded = decodedBytes(text.slice(start, end));
-  return decoded === undefined || decoded.length < 24 || !(isPrintable(decoded) || hasFileSignature(decoded) || isDerPublic(decoded));
+  return (
+    decoded === undefined ||
+    decoded.length < 24 ||
+    !(isPrintable(decoded) || hasFileSignature(decoded) || isDerPublic(decoded))
+  );
 }
 
 /** Hex digits and dashes only: a digest, a UUID, a trace id. */
@@ -610,19 +753,30 @@ function isPublicJwkMember(text: string, start: number): boolean {
 /** A prefixed or lone secret in the run `text[start, end)`, as [start, end); a path is checked segment by segment. */
 function findShapedSecret(text: string, start: number, end: number): [number, number] | undefined {
   // `mysql -pS3cr3tV4lu3`: a one-letter flag glued to a value that looks random; the flag is kept.
-  if (text.charCodeAt(start) === 45 && caseOf(text.charCodeAt(start + 1)) !== 'other' && caseOf(text.charCodeAt(start + 1)) !== 'digit') {
-    if (isAlnum(text.charCodeAt(start + 2)) && looksRandomValue(text, start + 2, end, 'weak', 12)) return [start + 2, end];
+  if (
+    text.charCodeAt(start) === 45 &&
+    caseOf(text.charCodeAt(start + 1)) !== 'other' &&
+    caseOf(text.charCodeAt(start + 1)) !== 'digit'
+  ) {
+    if (isAlnum(text.charCodeAt(start + 2)) && looksRandomValue(text, start + 2, end, 'weak', 12))
+      return [start + 2, end];
   }
   if (end - start < 16 || hasPublicLead(text, start, end)) return undefined;
   const slash = text.indexOf('/', start);
   if (slash < 0 || slash >= end) return shapedRun(text, start, end) ? [start, end] : undefined;
   // Base64 that holds a certificate, a public key, a file or text is data as a whole: its `/`s are no path.
   const whole = decodedBytes(text.slice(start, end));
-  if (whole !== undefined && whole.length >= 24 && (isDerPublic(whole) || hasFileSignature(whole) || isPrintable(whole))) return undefined;
+  if (
+    whole !== undefined &&
+    whole.length >= 24 &&
+    (isDerPublic(whole) || hasFileSignature(whole) || isPrintable(whole))
+  )
+    return undefined;
   const webhook = webhookPathStart(text, start, end);
   if (webhook >= 0) return [webhook, end];
   // A path of words with a random last part (`database/creds/agent-rw/iO6Sj…`) is looked at segment by segment only.
-  if (text.charCodeAt(start) !== 47 && wordPieces(text, start, end) < 2 && shapedRun(text, start, end)) return [start, end];
+  if (text.charCodeAt(start) !== 47 && wordPieces(text, start, end) < 2 && shapedRun(text, start, end))
+    return [start, end];
   // `/bot<token>/sendMessage`: a path's segments are looked at one by one.
   let segment = start;
   for (let i = start; i <= end; i += 1) {
@@ -771,7 +925,12 @@ export function isComposite(text: string, start: number, end: number): boolean {
     const c = i < end ? text.charCodeAt(i) : 45;
     if (c === 45 || c === 95 || c === 46 || c === 47 || c === 58) {
       // A long random piece that is no hex digest (`…_mockPG4ZsoxmjHOyUFw4idWG_…`) makes a key, whatever words surround it.
-      if (i - pieceStart >= 16 && !isHexOrUuid(text, pieceStart, i) && looksRandomPiece(measureRun(text, pieceStart, i))) return false;
+      if (
+        i - pieceStart >= 16 &&
+        !isHexOrUuid(text, pieceStart, i) &&
+        looksRandomPiece(measureRun(text, pieceStart, i))
+      )
+        return false;
       if (i > pieceStart) {
         pieces += 1;
         const word = isWord(text, pieceStart, i);
@@ -791,7 +950,16 @@ function isPlainWords(text: string, start: number, end: number): boolean {
   for (let i = start; i <= end; i += 1) {
     const c = i < end ? text.charCodeAt(i) : 45;
     if (c !== 45 && c !== 95 && c !== 46 && c !== 47 && c !== 58) continue;
-    if (i > pieceStart && !isNumber(text, pieceStart, i) && !(isWord(text, pieceStart, i) && caseOf(text.charCodeAt(pieceStart)) === 'lower' && isOneCase(text, pieceStart, i))) return false;
+    if (
+      i > pieceStart &&
+      !isNumber(text, pieceStart, i) &&
+      !(
+        isWord(text, pieceStart, i) &&
+        caseOf(text.charCodeAt(pieceStart)) === 'lower' &&
+        isOneCase(text, pieceStart, i)
+      )
+    )
+      return false;
     pieceStart = i + 1;
   }
   return true;
@@ -848,13 +1016,20 @@ function isWord(text: string, start: number, end: number): boolean {
       if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return false;
       const upper = c <= 90;
       const previousLower = i > start && text.charCodeAt(i - 1) >= 97;
-      const capitalRunEnds = upper && i > start && text.charCodeAt(i - 1) <= 90 && i + 1 < end && text.charCodeAt(i + 1) >= 97;
+      const capitalRunEnds =
+        upper && i > start && text.charCodeAt(i - 1) <= 90 && i + 1 < end && text.charCodeAt(i + 1) >= 97;
       if (!((upper && previousLower) || capitalRunEnds)) continue;
     }
     const length = i - humpStart;
     if (length < 2 || (length === 2 && humps > 0)) return false;
     // An acronym is short (`XML`, `HTTP`); a long capital run inside mixed letters (`PWIGGJSSD`) is random.
-    if (length > 5 && text.charCodeAt(i - 1) <= 90 && text.charCodeAt(humpStart + 1) <= 90 && !(humpStart === start && i === end)) return false;
+    if (
+      length > 5 &&
+      text.charCodeAt(i - 1) <= 90 &&
+      text.charCodeAt(humpStart + 1) <= 90 &&
+      !(humpStart === start && i === end)
+    )
+      return false;
     if (!isPronounceable(text, humpStart, i)) return false;
     humps += 1;
     humpStart = i;
@@ -915,4 +1090,3 @@ export function isCall(value: string, following: string): boolean {
   }
   return false;
 }
-

@@ -7,20 +7,24 @@
  */
 import { credentialName } from './credential-words.js';
 
-const WORDS = /^(?:required|optional|none|null|nil|undefined|true|false|string|str|int|integer|number|boolean|bool|bytes|any|object|await|new|this|self|redacted|hidden|masked|unset|empty|n\/a|secretstr|secretbytes|sensitive)$/i;
+const WORDS =
+  /^(?:required|optional|none|null|nil|undefined|true|false|string|str|int|integer|number|boolean|bool|bytes|any|object|await|new|this|self|redacted|hidden|masked|unset|empty|n\/a|secretstr|secretbytes|sensitive)$/i;
 /** The name of an environment variable (`OPENAI_API_KEY is set`, `KEY=` then the next line's `OTHER_KEY=`): a name, not a value. */
 const VARIABLE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 /** Where a secret is kept: a secret store's reference (`op://vault/item/field`, `vault:secret/data/x#key`, an ARN, `sm://…`). */
 // A scheme in lower case then `:` (`op://…`, `vault:secret/…`, `arn:aws:…`), or a store's path (`secret/data/…`, GCP's
 // `projects/<p>/secrets/…`). Case matters and a bare `/` does not do: base64 starts with `ssM/…` by chance.
-const STORE_REFERENCE = /^(?:(?:op|vault|arn|sm|ssm|secretsmanager|awssm|gcpsm|azurekv|keyvault|akv|doppler|infisical|bws|k8s|secret):|secret\/|projects\/[^/]+\/secrets\/)/;
+const STORE_REFERENCE =
+  /^(?:(?:op|vault|arn|sm|ssm|secretsmanager|awssm|gcpsm|azurekv|keyvault|akv|doppler|infisical|bws|k8s|secret):|secret\/|projects\/[^/]+\/secrets\/)/;
 /** A digest labelled by its algorithm (`hmac-sha256:4289…`, `sha256:…`): a hash of a secret is not the secret. */
 const LABELLED_DIGEST = /^(?:hmac-)?(?:sha\d+|sha3-\d+|md5|blake2[bs]?)[:=-][0-9a-fA-F+/=]{16,}$/;
-const SHAPES = /^(?:\*+|x{3,}|X{3,}|\.{3,}|…|<[^<>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^()]*\)|\{\{[^{}]*\}\}|%\([A-Za-z_]+\)s|%s|\[redacted[^\]]*\]|(?:process\.env|os\.environ|env)\b.*)$/;
+const SHAPES =
+  /^(?:\*+|x{3,}|X{3,}|\.{3,}|…|<[^<>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^()]*\)|\{\{[^{}]*\}\}|%\([A-Za-z_]+\)s|%s|\[redacted[^\]]*\]|(?:process\.env|os\.environ|env)\b.*)$/;
 /** `config.apiKey`, `settings.OPENAI_API_KEY`, `self._token`: a path of identifier words (no digits), not a literal. */
 const REFERENCE = /^[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][A-Za-z_$]*)+$/;
 /** Words that tell a reader to put a secret there: `REPLACE_ME`, `your-api-key-here`, `(set)`, a YAML tag (`!vault`). */
-const INSTRUCTION = /^(?:replace[-_ ]?(?:me|this)|todo|tbd|fixme|change[-_ ]?this|your[-_ ][A-Za-z0-9_ -]*|[A-Za-z0-9_-]*[-_ ]here|\([A-Za-z ]+\)|![A-Za-z][A-Za-z0-9_-]*)$/i;
+const INSTRUCTION =
+  /^(?:replace[-_ ]?(?:me|this)|todo|tbd|fixme|change[-_ ]?this|your[-_ ][A-Za-z0-9_ -]*|[A-Za-z0-9_-]*[-_ ]here|\([A-Za-z ]+\)|![A-Za-z][A-Za-z0-9_-]*)$/i;
 /** A file a secret is read from (`/run/secrets/db`, `./key.pem`, `~/.npmrc`): segments of name characters, none random. */
 // One flat character class: a nested `(?:[…]+\/?)*` backtracks exponentially on a long run that fails at its end.
 const PATH = /^(?:\/|\.{1,2}\/|~\/)[A-Za-z0-9_./-]*$/;
@@ -46,8 +50,14 @@ function isMasked(value: string): boolean {
  */
 export function isPlaceholder(value: string): boolean {
   if (value.length === 0 || value.length > 200) return value.length === 0;
-  if (WORDS.test(value) || SHAPES.test(value) || REFERENCE.test(value) || INSTRUCTION.test(value) || isMasked(value)) return true;
+  if (WORDS.test(value) || SHAPES.test(value) || REFERENCE.test(value) || INSTRUCTION.test(value) || isMasked(value))
+    return true;
   // A variable's name only when it names a credential (`OPENAI_API_KEY is set`): `QAAA_AAAAAAAA` could be a key.
-  if ((VARIABLE.test(value) && credentialName(value) !== 'none') || STORE_REFERENCE.test(value) || LABELLED_DIGEST.test(value)) return true;
+  if (
+    (VARIABLE.test(value) && credentialName(value) !== 'none') ||
+    STORE_REFERENCE.test(value) ||
+    LABELLED_DIGEST.test(value)
+  )
+    return true;
   return PATH.test(value) && !RANDOM_SEGMENT.test(value);
 }

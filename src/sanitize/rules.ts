@@ -69,7 +69,11 @@ export interface ScannerRule {
    * several kinds names the match's own. `options.identifier` says the text
    * is an identifier (scanners that find secrets by shape alone skip it).
    */
-  readonly replace: (text: string, redact: (match: string, kind?: RedactionKind) => string, options?: { readonly identifier?: boolean }) => string;
+  readonly replace: (
+    text: string,
+    redact: (match: string, kind?: RedactionKind) => string,
+    options?: { readonly identifier?: boolean },
+  ) => string;
 }
 
 // Order matters: whole-credential shapes first, so a URL with a token is
@@ -97,21 +101,28 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
     unless: (userPassword) => isPlaceholder(userPassword.slice(userPassword.indexOf(':') + 1)),
   },
   // A token as the URL's user part (`https://ghp_…@host`): a user name is not 16 token characters long.
-  { kind: 'credentials', trigger: /:\/\//, pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[A-Za-z0-9_.~+=-]{16,}(?=@)/gi, keepGroup: 1 },
+  {
+    kind: 'credentials',
+    trigger: /:\/\//,
+    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[A-Za-z0-9_.~+=-]{16,}(?=@)/gi,
+    keepGroup: 1,
+  },
   // DSNs that are not URLs: Oracle's `user/password@//host:1521/svc` (or `@host:port/…`, `@(DESCRIPTION=…)`),
   // Go's MySQL `user:password@tcp(host)`, and `user:password@host:port` with no scheme. The user is kept.
   // Runs are bounded and start where a word starts, so each start scans a bounded stretch.
   {
     kind: 'credentials',
     trigger: /@(?:\/\/|\(|[A-Za-z0-9.-]+:\d)/,
-    pattern: /(?<![A-Za-z0-9_$#.:/@[-])([A-Za-z][A-Za-z0-9_$#.-]{0,63}\/)[^\s/@"']{1,128}(?=@(?:\/\/|\(|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*:\d{2,5}(?![A-Za-z0-9.])))/g,
+    pattern:
+      /(?<![A-Za-z0-9_$#.:/@[-])([A-Za-z][A-Za-z0-9_$#.-]{0,63}\/)[^\s/@"']{1,128}(?=@(?:\/\/|\(|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*:\d{2,5}(?![A-Za-z0-9.])))/g,
     keepGroup: 1,
     unless: isQuotedPlaceholder,
   },
   {
     kind: 'credentials',
     trigger: /@(?:tcp6?|udp|unix)\(|@[A-Za-z0-9.-]+:\d/,
-    pattern: /(?<![A-Za-z0-9_.:/@[-])([A-Za-z0-9_.-]{1,64}:)[^\s@/:"']{1,128}(?=@(?:(?:tcp6?|udp|unix)\(|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*:\d{2,5}(?![A-Za-z0-9.])))/g,
+    pattern:
+      /(?<![A-Za-z0-9_.:/@[-])([A-Za-z0-9_.-]{1,64}:)[^\s@/:"']{1,128}(?=@(?:(?:tcp6?|udp|unix)\(|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*:\d{2,5}(?![A-Za-z0-9.])))/g,
     keepGroup: 1,
     unless: isQuotedPlaceholder,
   },
@@ -147,17 +158,30 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
   {
     kind: 'secret',
     trigger: /sk-/,
-    pattern: /\bsk-(?:(?:proj|svcacct|admin|live|ant-(?:api|admin)\d\d)-[A-Za-z0-9_-]{16,}|[A-Za-z0-9]{20,}[A-Za-z0-9_-]*)/g,
+    pattern:
+      /\bsk-(?:(?:proj|svcacct|admin|live|ant-(?:api|admin)\d\d)-[A-Za-z0-9_-]{16,}|[A-Za-z0-9]{20,}[A-Za-z0-9_-]*)/g,
   },
   { kind: 'secret', trigger: /AKIA|ASIA/, pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
   // Alibaba Cloud access key ids: `LTAI` and 20 letters or digits.
   { kind: 'secret', trigger: /LTAI/, pattern: /\bLTAI[A-Za-z0-9]{20}\b/g },
-  { kind: 'secret', trigger: /gh[pousr]_|github_pat_/, pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g },
+  {
+    kind: 'secret',
+    trigger: /gh[pousr]_|github_pat_/,
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g,
+  },
   // GitLab tokens: personal, pipeline trigger, deploy, runner, OAuth, feed, agent and the other `gl…-` kinds.
-  { kind: 'secret', trigger: /gl[a-z]{1,5}-/, pattern: /\bgl(?:pat|ptt|dt|rt|oas|imt|agent|cbt|soat|ft|ffct)-[A-Za-z0-9_-]{20,}/g },
+  {
+    kind: 'secret',
+    trigger: /gl[a-z]{1,5}-/,
+    pattern: /\bgl(?:pat|ptt|dt|rt|oas|imt|agent|cbt|soat|ft|ffct)-[A-Za-z0-9_-]{20,}/g,
+  },
   { kind: 'secret', trigger: /xox[abposre]-|xapp-/, pattern: /\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g },
   // Slack incoming webhooks and workflow triggers: the URL is the credential.
-  { kind: 'secret', trigger: /hooks\.slack\.com/, pattern: /\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,}/g },
+  {
+    kind: 'secret',
+    trigger: /hooks\.slack\.com/,
+    pattern: /\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,}/g,
+  },
   { kind: 'secret', trigger: /k_(?:live|test)_/, pattern: /\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}/g },
   { kind: 'secret', trigger: /AIza/, pattern: /\bAIza[0-9A-Za-z_-]{35,}/g },
   // Google OAuth access tokens.
@@ -185,7 +209,8 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
       /((?:^|[?&;])(?:[A-Za-z0-9_.-]{0,40}[_.-])?(?:api[_-]?key|apikey|key|token|access[_-]?token|secret|sig|signature|password|passwd|pwd|auth|credential|security[_-]token|session)=)(?!\[redacted)[^&\s#"'(]+/gi,
     keepGroup: 1,
     // A bare `key` (`?key=agent.tool-calls.v1`, a Kafka key) vouches for nothing: its value must look like a key.
-    unless: (value, kept, following) => isQuotedPlaceholder(value) || isCall(value, following) || (isBareKeyParameter(kept) && !looksLikeKey(value)),
+    unless: (value, kept, following) =>
+      isQuotedPlaceholder(value) || isCall(value, following) || (isBareKeyParameter(kept) && !looksLikeKey(value)),
   },
   // OAuth authorization codes and Azure Functions keys (`?code=…`): 16 characters or more, so `code=200` stays.
   { kind: 'secret', trigger: /code=/, pattern: /((?:^|[?&;])code=)(?=[^&\s#"']{16})[^&\s#"']+/g, keepGroup: 1 },
@@ -205,7 +230,8 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
     kind: 'secret',
     // A literal test: `--?[A-Za-z-]*(?:…)` here was quadratic on a run of dashes.
     trigger: /-(?:[A-Za-z]+-)?(?:password|passwd|pwd|token|secret|api-?key|access-key|secret-key)/i,
-    pattern: /(?<![A-Za-z0-9-])(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|pwd|token|secret|api-?key|access-key|secret-key)(?:[ \t]+|=))(?!-)(?!\[redacted)[^\s"']+/gi,
+    pattern:
+      /(?<![A-Za-z0-9-])(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|pwd|token|secret|api-?key|access-key|secret-key)(?:[ \t]+|=))(?!-)(?!\[redacted)[^\s"']+/gi,
     keepGroup: 1,
     unless: isQuotedPlaceholder,
   },
@@ -214,14 +240,23 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
   {
     kind: 'secret',
     trigger: /[A-Za-z0-9/+]{40}/,
-    pattern: /(?<![A-Za-z0-9/+=_-])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])/g,
+    pattern:
+      /(?<![A-Za-z0-9/+=_-])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])/g,
   },
   // Base64 that decodes to a private key, a JSON credential or `user:password` (encoded-secret.ts).
   { kind: 'secret', trigger: /[A-Za-z0-9+/_-]{8}/, replace: replaceEncodedSecrets },
   // The catch-all: secrets by their name, prefix or shape, whatever the provider (generic-secret.ts).
-  { kind: 'secret', trigger: /[A-Za-z0-9+/_.~-]{16}|pass|pwd|secret|token|key|auth|cred|sig|pat\b/i, replace: replaceGenericSecrets },
+  {
+    kind: 'secret',
+    trigger: /[A-Za-z0-9+/_.~-]{16}|pass|pwd|secret|token|key|auth|cred|sig|pat\b/i,
+    replace: replaceGenericSecrets,
+  },
   // An e-mail address, also percent-encoded (`alice%40example.com` in a `baggage` header); not an SSH remote's `git@host`.
-  { kind: 'email', trigger: /@|%40/, pattern: /(?<![A-Za-z0-9._%+-])(?!git@)[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g },
+  {
+    kind: 'email',
+    trigger: /@|%40/,
+    pattern: /(?<![A-Za-z0-9._%+-])(?!git@)[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g,
+  },
   // A home directory's user segment, at the start of a path (not `/home/feed` inside a URL's path);
   // not the shared or public profile directories.
   {
@@ -232,6 +267,7 @@ export const BUILT_IN_RULES: readonly ValueRule[] = [
   {
     kind: 'path',
     trigger: /:\\/,
-    pattern: /\b[A-Za-z]:\\(?:Users|Documents and Settings)\\(?!(?:Public|Default|Default User|All Users)(?:\\|$|[\s"'`]))[^\\\s"'`]+/gi,
+    pattern:
+      /\b[A-Za-z]:\\(?:Users|Documents and Settings)\\(?!(?:Public|Default|Default User|All Users)(?:\\|$|[\s"'`]))[^\\\s"'`]+/gi,
   },
 ];

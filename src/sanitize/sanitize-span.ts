@@ -104,7 +104,11 @@ function sanitizeMap(attributes: unknown, sanitizer: Sanitizer, tally: Redaction
  * cannot be read) is replaced by an empty one and counted: what it held
  * cannot be sanitized, so it does not leave.
  */
-function listOf<K extends 'events' | 'links'>(span: SanitizableSpan, key: K, tally: RedactionTally): SanitizableSpan[K] {
+function listOf<K extends 'events' | 'links'>(
+  span: SanitizableSpan,
+  key: K,
+  tally: RedactionTally,
+): SanitizableSpan[K] {
   const empty = [] as unknown as SanitizableSpan[K];
   let list: unknown;
   try {

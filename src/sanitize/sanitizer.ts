@@ -5,7 +5,15 @@
  */
 import { isContentKey } from './content-keys.js';
 import { isCredentialKey, isCredentialName } from './credential-keys.js';
-import { credentialName, isIdentifierName, isLoginCommand, isPasswordLetterFlag, isPublicName, isUserFlag, isUserNameFlag } from './credential-words.js';
+import {
+  credentialName,
+  isIdentifierName,
+  isLoginCommand,
+  isPasswordLetterFlag,
+  isPublicName,
+  isUserFlag,
+  isUserNameFlag,
+} from './credential-words.js';
 import { isOperationalKey } from './operational-keys.js';
 import type { RedactionKind, ValueRule } from './rules.js';
 import type { NameRole, RedactionTally, Scrubber } from './scrubber.js';
@@ -96,8 +104,13 @@ export function createSanitizer(options: SanitizationOptions = {}): Sanitizer {
   const extraRules: ValueRule[] = (options.valuePatterns ?? []).map(({ pattern, kind }) => {
     const compiled = compile(pattern, 'valuePatterns pattern');
     // A pattern that matches nothing at all would put a marker between every two characters.
-    if (compiled.test('')) throw new TypeError(`invalid valuePatterns pattern ${JSON.stringify(pattern)}: it matches the empty string`);
-    return { kind: kind ?? 'custom', trigger: new RegExp(compiled.source, compiled.flags), pattern: new RegExp(compiled.source, 'g') };
+    if (compiled.test(''))
+      throw new TypeError(`invalid valuePatterns pattern ${JSON.stringify(pattern)}: it matches the empty string`);
+    return {
+      kind: kind ?? 'custom',
+      trigger: new RegExp(compiled.source, compiled.flags),
+      pattern: new RegExp(compiled.source, 'g'),
+    };
   });
   const scrubber = createScrubber({
     maxStringLength: options.maxStringLength,
@@ -148,7 +161,9 @@ const MAX_NESTING = 8;
 
 /** True for an argv item that is a flag (`-u`, `--api-key`), whose next item is its value. */
 function isFlag(item: unknown): item is string {
-  return typeof item === 'string' && item.length > 1 && item.length <= 64 && item.charCodeAt(0) === 45 && !item.includes('=');
+  return (
+    typeof item === 'string' && item.length > 1 && item.length <= 64 && item.charCodeAt(0) === 45 && !item.includes('=')
+  );
 }
 
 /** What names an argv item: the name, how it names the item, and whether the item is a flag glued to its value (`-pS3cr3t`). */
@@ -168,27 +183,46 @@ interface ArgvName {
 function argvNameOf(items: readonly unknown[], index: number, userAt: number): ArgvName | undefined {
   const previous = items[index - 1];
   const item = items[index] as string;
-  if (isFlag(previous) && isPasswordLetterFlag(previous) && userAt >= 0 && userAt < index - 1) return { name: previous, role: 'password', glued: false };
-  if (isFlag(previous) && (previous.length === 2 || isUserFlag(previous) || credentialName(previous) !== 'none')) return { name: previous, role: 'key', glued: false };
+  if (isFlag(previous) && isPasswordLetterFlag(previous) && userAt >= 0 && userAt < index - 1)
+    return { name: previous, role: 'password', glued: false };
+  if (isFlag(previous) && (previous.length === 2 || isUserFlag(previous) || credentialName(previous) !== 'none'))
+    return { name: previous, role: 'key', glued: false };
   // `mysql -u app -pS3cr3t` as argv: a password flag glued to its value.
-  if (item.length > 2 && userAt >= 0 && userAt < index && isPasswordLetterFlag(item.slice(0, 2))) return { name: item.slice(0, 2), role: 'password', glued: true };
+  if (item.length > 2 && userAt >= 0 && userAt < index && isPasswordLetterFlag(item.slice(0, 2)))
+    return { name: item.slice(0, 2), role: 'password', glued: true };
   // Another glued one-letter flag is judged as text; a flag names nothing after a subcommand.
   if (isFlag(item)) return undefined;
   for (let i = index - 1; i >= 0 && i >= index - 4; i -= 1) {
     const before = items[i];
     // Flags between the subcommand and its argument (`--relogin`, `-method=token`) are skipped.
     if (typeof before === 'string' && before.charCodeAt(0) === 45) continue;
-    return typeof before === 'string' && isLoginCommand(before) ? { name: before, role: 'subcommand', glued: false } : undefined;
+    return typeof before === 'string' && isLoginCommand(before)
+      ? { name: before, role: 'subcommand', glued: false }
+      : undefined;
   }
   return undefined;
 }
 
-function scrubValue(key: string, value: unknown, sanitizer: Sanitizer, tally: RedactionTally, depth: number, named = false): unknown {
+function scrubValue(
+  key: string,
+  value: unknown,
+  sanitizer: Sanitizer,
+  tally: RedactionTally,
+  depth: number,
+  named = false,
+): unknown {
   if (typeof value === 'string') {
     if (isStackTraceKey(key)) return sanitizer.scrubStackTrace(value, tally);
     return named ? sanitizer.scrubNamed(key, value, tally) : sanitizer.scrub(value, tally);
   }
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value;
+  if (
+    value === null ||
+    value === undefined ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    typeof value === 'bigint'
+  )
+    return value;
   // A boxed Number is a double that must stay one on the wire (`3.0`, `-0`, `NaN`): a number, nothing to scrub.
   if (value instanceof Number) return value;
   if (Array.isArray(value)) {
@@ -310,7 +344,12 @@ const SMALL_MAP = 12;
  * than about a dozen keys one by one to `{}` turns it into a slow dictionary,
  * and every later reader (the exporter's serializer first) pays for that.
  */
-function rebuild(attributes: Attributes, keys: readonly string[], values: readonly unknown[], removed: number): Attributes {
+function rebuild(
+  attributes: Attributes,
+  keys: readonly string[],
+  values: readonly unknown[],
+  removed: number,
+): Attributes {
   if (removed === 0) {
     // Overwriting keys a copy already has adds none, so the copy stays fast.
     // Every key is set from the values read once (a getter's second answer is overwritten).
@@ -343,7 +382,8 @@ function fromEntries(keys: readonly string[], values: readonly unknown[]): Attri
 
 /** Sets an own key; a `__proto__` key (decoded from a request) stays a key rather than becoming the prototype. */
 function setOwn(out: Attributes, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   else out[key] = value;
 }
 
@@ -365,5 +405,7 @@ export function sanitizeAttributes(
 
 /** Scrubs one string with the default `standard` sanitizer, cut to `maxLength` (default 512). */
 export function scrubString(value: string, maxLength?: number): string {
-  return maxLength === undefined ? DEFAULT_SANITIZER.scrub(value) : createScrubber({ maxStringLength: maxLength }).scrub(value);
+  return maxLength === undefined
+    ? DEFAULT_SANITIZER.scrub(value)
+    : createScrubber({ maxStringLength: maxLength }).scrub(value);
 }

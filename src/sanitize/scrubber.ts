@@ -107,7 +107,8 @@ const PY_FRAME = /^[\s|]*File "/;
 // Any absolute path (optionally a file:// URL): keep only its last segment. The
 // rules run first, so a home directory may already be a marker in front of it.
 // A path starts where a word does not: `node:internal/modules/esm/module_job` is a module id, not a path.
-const PATH_DIRECTORIES = /(?<![A-Za-z0-9_.~-])(?:\[redacted:path(?::[0-9a-f]+)?\](?=[\\/]))?(?:file:\/\/)?(?:\/|\\|[A-Za-z]:\\)(?:[^\s()"':\\/]+[\\/])+/g;
+const PATH_DIRECTORIES =
+  /(?<![A-Za-z0-9_.~-])(?:\[redacted:path(?::[0-9a-f]+)?\](?=[\\/]))?(?:file:\/\/)?(?:\/|\\|[A-Za-z]:\\)(?:[^\s()"':\\/]+[\\/])+/g;
 
 const IDENTIFIER = { identifier: true } as const;
 
@@ -132,7 +133,8 @@ function namedStrength(name: string): ReturnType<typeof credentialName> {
 /** Column of a line's text after its indentation and ExceptionGroup `|` bars. */
 function textColumn(line: string): number {
   let at = 0;
-  while (at < line.length && (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9 || line.charCodeAt(at) === 124)) at += 1;
+  while (at < line.length && (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9 || line.charCodeAt(at) === 124))
+    at += 1;
   return at;
 }
 
@@ -152,7 +154,9 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
   const stackMemo = new Map<string, { out: string; kinds: RedactionKind[] }>();
 
   const marker = (kind: RedactionKind, text: string): string =>
-    hashKey === undefined ? `[redacted:${kind}]` : `[redacted:${kind}:${createHmac('sha256', hashKey).update(text).digest('hex').slice(0, 12)}]`;
+    hashKey === undefined
+      ? `[redacted:${kind}]`
+      : `[redacted:${kind}:${createHmac('sha256', hashKey).update(text).digest('hex').slice(0, 12)}]`;
 
   function applyRules(value: string, kinds: RedactionKind[], options?: { readonly identifier?: boolean }): string {
     const candidates = anyTrigger.test(value) ? rules : extraRules;
@@ -194,7 +198,12 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
   }
 
   /** Scrubs and cuts `value`, pushing the kind of every finding onto `kinds`. */
-  function scrubWithin(value: string, limit: number, kinds: RedactionKind[], options?: { readonly identifier?: boolean }): string {
+  function scrubWithin(
+    value: string,
+    limit: number,
+    kinds: RedactionKind[],
+    options?: { readonly identifier?: boolean },
+  ): string {
     // Scan a bounded window: a 1 MB attribute must not cost a 1 MB regex pass
     // per rule. The window is far larger than what is kept, so a secret cut at
     // its edge can never shift into the kept part.
@@ -244,10 +253,20 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
           countRedaction(tally, 'credentials');
           return `${marker('credentials', value.slice(0, colon))}:`;
         }
-      } else if (role === 'subcommand' ? isLoginArgument(value) : role === 'password' ? isPasswordValue(value) : isSecretValue(namedStrength(name), value)) {
+      } else if (
+        role === 'subcommand'
+          ? isLoginArgument(value)
+          : role === 'password'
+            ? isPasswordValue(value)
+            : isSecretValue(namedStrength(name), value)
+      ) {
         countRedaction(tally, 'secret');
         return marker('secret', value);
-      } else if ((isIdentifierName(name) || isPublicName(name)) && !(fastPath && tooShortForASecret(value)) && isOneToken(value)) {
+      } else if (
+        (isIdentifierName(name) || isPublicName(name)) &&
+        !(fastPath && tooShortForASecret(value)) &&
+        isOneToken(value)
+      ) {
         // An id by its key (`gen_ai.response.id`, `etag`): named secrets and formats are still found, shapes alone are not.
         // Only a single token is an id: text under such a key (a command line, a message) is text.
         const kinds: RedactionKind[] = [];

@@ -151,7 +151,10 @@ export function looksRandom(shape: RunShape, minLength = MIN_SECRET_LENGTH): boo
   if (shape.entropy < (shape.hex && shape.length >= 24 ? MIN_HEX_ENTROPY : MIN_ENTROPY)) return false;
   // Hex with both letters and digits at this entropy is random data (a key or a digest), however its digits cluster.
   if (shape.hex) return true;
-  return shape.switchRate >= MIN_SWITCH_RATE || shape.segmentLength <= (shape.digits > 0 ? MAX_SEGMENT_WITH_DIGITS : MAX_SEGMENT_LETTERS);
+  return (
+    shape.switchRate >= MIN_SWITCH_RATE ||
+    shape.segmentLength <= (shape.digits > 0 ? MAX_SEGMENT_WITH_DIGITS : MAX_SEGMENT_LETTERS)
+  );
 }
 
 /**
@@ -170,7 +173,14 @@ const LONG_PIECE_ENTROPY = 4.5;
  */
 export function looksRandomPiece(shape: RunShape): boolean {
   if (looksRandom(shape)) return true;
-  return shape.length >= 24 && shape.upper > 1 && shape.lower > 1 && shape.digits > 0 && shape.others === 0 && shape.entropy >= LONG_PIECE_ENTROPY;
+  return (
+    shape.length >= 24 &&
+    shape.upper > 1 &&
+    shape.lower > 1 &&
+    shape.digits > 0 &&
+    shape.others === 0 &&
+    shape.entropy >= LONG_PIECE_ENTROPY
+  );
 }
 
 /**

@@ -79,12 +79,21 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
     } catch (error) {
       throw new TypeError(`IncidentSpanProcessor: invalid option sanitization: ${(error as Error).message}`);
     }
-    this.#folder = new RunFolder<SdkSpan>({ policy: this.#options.policy, adapters: this.#options.adapters, maxOpenRuns: this.#options.maxOpenRuns });
+    this.#folder = new RunFolder<SdkSpan>({
+      policy: this.#options.policy,
+      adapters: this.#options.adapters,
+      maxOpenRuns: this.#options.maxOpenRuns,
+    });
     if (this.#sanitizer.mode === 'off') {
-      diag.warn('IncidentSpanProcessor: sanitization is off; prompts, outputs, tool arguments and secrets are exported as recorded.');
+      diag.warn(
+        'IncidentSpanProcessor: sanitization is off; prompts, outputs, tool arguments and secrets are exported as recorded.',
+      );
     }
     if (this.#options.sweepIntervalMillis > 0) {
-      this.#timer = setInterval(() => this.#fenced('sweep', () => this.#sweep(Date.now())), this.#options.sweepIntervalMillis);
+      this.#timer = setInterval(
+        () => this.#fenced('sweep', () => this.#sweep(Date.now())),
+        this.#options.sweepIntervalMillis,
+      );
       // The sweep must never keep a host process alive.
       this.#timer.unref?.();
     }
@@ -192,9 +201,19 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
     const evicted = this.#folder.evictedRuns;
     const parentSpanId = span.parentSpanContext?.spanId;
     if (parentSpanId !== undefined && !this.#folder.isTracked(parentSpanId)) this.#lateRun(parentSpanId, parentContext);
-    this.#folder.start({ spanId: span.spanContext().spanId, parentSpanId, startMillis: hrTimeToMillis(span.startTime), trackedMillis: now }, span);
+    this.#folder.start(
+      {
+        spanId: span.spanContext().spanId,
+        parentSpanId,
+        startMillis: hrTimeToMillis(span.startTime),
+        trackedMillis: now,
+      },
+      span,
+    );
     if (evicted === 0 && this.#folder.evictedRuns > 0) {
-      diag.warn(`IncidentSpanProcessor: maxOpenRuns (${this.#options.maxOpenRuns}) reached; dropping the facts of the oldest runs (their spans are still exported). Further evictions are counted, not logged.`);
+      diag.warn(
+        `IncidentSpanProcessor: maxOpenRuns (${this.#options.maxOpenRuns}) reached; dropping the facts of the oldest runs (their spans are still exported). Further evictions are counted, not logged.`,
+      );
     }
   }
 
@@ -206,7 +225,14 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
     if (!parentContext) return;
     const parent = trace.getSpan(parentContext) as SdkSpan | undefined;
     if (!parent || parent.spanContext().spanId !== parentSpanId || !('attributes' in parent) || parent.ended) return;
-    this.#folder.startLateRun({ spanId: parentSpanId, parentSpanId: parent.parentSpanContext?.spanId, startMillis: hrTimeToMillis(parent.startTime) }, parent);
+    this.#folder.startLateRun(
+      {
+        spanId: parentSpanId,
+        parentSpanId: parent.parentSpanContext?.spanId,
+        startMillis: hrTimeToMillis(parent.startTime),
+      },
+      parent,
+    );
   }
 
   /** Folds the ending span; returns the attributes its verdict writes, if any (onEnding writes them after sanitizing). */
@@ -237,7 +263,11 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
   #writeIncident(span: SdkSpan, incident: Incident): WrittenAttributes {
     const set = incidentAttributes(incident);
     const change = runSpanStatus(incident, { code: span.status.code, errorType: span.attributes[K.ATTR_ERROR_TYPE] });
-    if (change.status) (span as { status: { code: SpanStatusCode; message?: string } }).status = change.status as { code: SpanStatusCode; message?: string };
+    if (change.status)
+      (span as { status: { code: SpanStatusCode; message?: string } }).status = change.status as {
+        code: SpanStatusCode;
+        message?: string;
+      };
     if (change.errorType !== undefined) set[K.ATTR_ERROR_TYPE] = change.errorType;
     this.#runsFinished += 1;
     this.#countRun(span, incident);
@@ -245,7 +275,10 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
   }
 
   #countRun(span: SdkSpan, incident: Incident): void {
-    this.#counter ??= this.#meter().createCounter(K.METRIC_AGENT_RUNS, { description: 'Finished agent runs, by incident outcome and cause.', unit: '{run}' });
+    this.#counter ??= this.#meter().createCounter(K.METRIC_AGENT_RUNS, {
+      description: 'Finished agent runs, by incident outcome and cause.',
+      unit: '{run}',
+    });
     const attributes: Record<string, string> = { [K.ATTR_INCIDENT_OUTCOME]: incident.outcome };
     if (incident.outcome !== 'success') {
       if (incident.cause) attributes[K.ATTR_INCIDENT_CAUSE] = incident.cause;
@@ -317,7 +350,10 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
     this.#internalErrors += 1;
     if (!this.#reported.has(hook)) {
       this.#reported.add(hook);
-      diag.error(`IncidentSpanProcessor: internal error in ${hook}; the span is passed on unchanged. Further errors in ${hook} are counted, not logged.`, error);
+      diag.error(
+        `IncidentSpanProcessor: internal error in ${hook}; the span is passed on unchanged. Further errors in ${hook} are counted, not logged.`,
+        error,
+      );
     }
   }
 }

@@ -112,7 +112,11 @@ const optionsSchema = z
     maxOpenRuns: z.number().int().min(1).max(10_000_000),
     // Compared with a clock, never put in a timer: a run may last weeks (2^31 ms is 24.8 days).
     maxRunAgeMillis: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-    sweepIntervalMillis: z.number().int().min(0).max(2 ** 31 - 1),
+    sweepIntervalMillis: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
     meterProvider: z.custom<MeterProvider>((v) => typeof (v as MeterProvider | undefined)?.getMeter === 'function', {
       message: 'expected a MeterProvider (an object with getMeter)',
     }),
@@ -124,7 +128,17 @@ const optionsSchema = z
         blockKeys: z.array(z.string().min(1)).max(10_000),
         blockKeyPatterns: z.array(z.string().min(1)).max(1000),
         valuePatterns: z
-          .array(z.object({ pattern: z.string().min(1), kind: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'a lower-case word of at most 32 characters').optional() }).strict())
+          .array(
+            z
+              .object({
+                pattern: z.string().min(1),
+                kind: z
+                  .string()
+                  .regex(/^[a-z][a-z0-9_]{0,31}$/, 'a lower-case word of at most 32 characters')
+                  .optional(),
+              })
+              .strict(),
+          )
           .max(100),
         hashKey: z.string().min(16, 'at least 16 characters'),
         maxStringLength: z.number().int().min(16).max(1_000_000),

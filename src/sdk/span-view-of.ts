@@ -21,7 +21,12 @@ export function spanViewOf(span: SdkReadableSpan): SpanView {
     startMillis: hrTimeToMillis(span.startTime),
     endMillis: isEnded(span) ? hrTimeToMillis(span.endTime) : undefined,
     attributes: span.attributes,
-    events: span.events.map((e) => ({ name: e.name, timeMillis: hrTimeToMillis(e.time), attributes: e.attributes, droppedAttributesCount: e.droppedAttributesCount })),
+    events: span.events.map((e) => ({
+      name: e.name,
+      timeMillis: hrTimeToMillis(e.time),
+      attributes: e.attributes,
+      droppedAttributesCount: e.droppedAttributesCount,
+    })),
     links: span.links.map((l) => ({ spanId: l.context.spanId, attributes: l.attributes })),
     statusCode: span.status.code,
     statusMessage: span.status.message,

@@ -41,7 +41,11 @@ const ROWS = [
     name: 'OpenAI Chat Completions: text, then the body ends',
     plan: { dialect: 'openai.chat' },
     replies: [halfAnswer],
-    helper: { ...afterText, 'incident.retry_safety': 'offer_continue', 'incident.retry_safety.reason': 'visible_output_without_tool_execution' },
+    helper: {
+      ...afterText,
+      'incident.retry_safety': 'offer_continue',
+      'incident.retry_safety.reason': 'visible_output_without_tool_execution',
+    },
     // Plain spans do not say which tools are safe: nothing is claimed safe to continue.
     plain: { ...afterText, 'incident.retry_safety': 'ask_user_before_retry' },
   },
@@ -62,15 +66,34 @@ const ROWS = [
   {
     name: 'Anthropic Messages: text and part of a tool call, then the body ends',
     plan: { dialect: 'anthropic' },
-    replies: [reply.script({ type: 'text', text: 'Let me look.' }, { type: 'partial-tool-call', name: 'run_shell', arguments: '{"command":"ls"}' }, end)],
-    helper: { ...afterText, 'incident.phase': 'tool_input_generation', 'incident.retry_safety.reason': 'partial_tool_input_without_execution' },
-    plain: { 'incident.outcome': 'failed', 'incident.cause': 'unknown_interruption', 'incident.missing_facts': ['terminal_event_missing'] },
+    replies: [
+      reply.script(
+        { type: 'text', text: 'Let me look.' },
+        { type: 'partial-tool-call', name: 'run_shell', arguments: '{"command":"ls"}' },
+        end,
+      ),
+    ],
+    helper: {
+      ...afterText,
+      'incident.phase': 'tool_input_generation',
+      'incident.retry_safety.reason': 'partial_tool_input_without_execution',
+    },
+    plain: {
+      'incident.outcome': 'failed',
+      'incident.cause': 'unknown_interruption',
+      'incident.missing_facts': ['terminal_event_missing'],
+    },
   },
   {
     name: 'OpenAI Chat Completions: the stream opens, then the body ends before any output',
     plan: { dialect: 'openai.chat' },
     replies: [reply.script({ type: 'open' }, end)],
-    helper: { 'incident.outcome': 'failed', 'incident.cause': 'unknown_interruption', 'incident.phase': 'before_first_provider_progress', 'incident.missing_facts': ['terminal_event_missing'] },
+    helper: {
+      'incident.outcome': 'failed',
+      'incident.cause': 'unknown_interruption',
+      'incident.phase': 'before_first_provider_progress',
+      'incident.missing_facts': ['terminal_event_missing'],
+    },
     plain: { 'incident.outcome': 'failed', 'incident.cause': 'unknown_interruption', 'incident.phase': 'unknown' },
   },
 ];

@@ -22,7 +22,7 @@ function runExample() {
   });
 }
 
-it('vercel-ai-7: a drop after text, a 503 then 200, and a stop while run_shell runs, with the AI SDK 6 example\'s verdicts', async () => {
+it("vercel-ai-7: a drop after text, a 503 then 200, and a stop while run_shell runs, with the AI SDK 6 example's verdicts", async () => {
   const { exitCode, stdout, stderr } = await runExample();
   expect(exitCode, stderr).toBe(0);
   const verdicts = stdout
@@ -31,9 +31,13 @@ it('vercel-ai-7: a drop after text, a 503 then 200, and a stop while run_shell r
     .filter((line) => line.startsWith('verdict: '))
     .map((line) => line.slice('verdict: '.length));
   expect(verdicts).toEqual([
-    expect.stringMatching(/^failed: provider_transport_disconnect \(socket_closed\), phase text_generation, .*retry safety offer_continue → offer the user to continue$/),
+    expect.stringMatching(
+      /^failed: provider_transport_disconnect \(socket_closed\), phase text_generation, .*retry safety offer_continue → offer the user to continue$/,
+    ),
     expect.stringMatching(/^recovered: provider_api_error \(server_overload\), .*retry safety auto_retry → done/),
-    expect.stringMatching(/^cancelled: user_cancel \(user_stop\), phase tool_execution, side effects unsafe, retry safety do_not_retry → stop$/),
+    expect.stringMatching(
+      /^cancelled: user_cancel \(user_stop\), phase tool_execution, side effects unsafe, retry safety do_not_retry → stop$/,
+    ),
   ]);
   // One judged span per run: the SDK's own `invoke_agent` root is part of the run, not a second run.
   expect(stdout.match(/exported span "/g)).toHaveLength(3);

@@ -92,14 +92,22 @@ const ROWS = [
     plan: { dialect: 'openai.chat', call: 'generateText', maxRetries: 1 },
     replies: [status(503), status(503)],
     helper: exhausted('server_overload', 'http_503', 2),
-    plain: { ...exhausted('server_overload', 'http_503', 2), 'incident.phase': 'unknown', 'incident.facts_complete': false },
+    plain: {
+      ...exhausted('server_overload', 'http_503', 2),
+      'incident.phase': 'unknown',
+      'incident.facts_complete': false,
+    },
   },
   {
     name: '529 three times: every try counts, the retry budget is spent',
     plan: { dialect: 'anthropic', call: 'generateText', maxRetries: 2 },
     replies: [status(529), status(529), status(529)],
     helper: exhausted('server_overload', 'http_529', 3),
-    plain: { ...exhausted('server_overload', 'http_529', 3), 'incident.phase': 'unknown', 'incident.facts_complete': false },
+    plain: {
+      ...exhausted('server_overload', 'http_529', 3),
+      'incident.phase': 'unknown',
+      'incident.facts_complete': false,
+    },
   },
   {
     name: 'a 529, then a 400 out of credit: judged by the last try, never by the earlier 529',
@@ -158,9 +166,14 @@ describe('AI SDK 7 generateText retries inside one chat span', () => {
       expect(pick(exported, row.plain)).toEqual(row.plain);
       // The span says how many tries its call made only when they ran out.
       const chat = outcome.spans.find((s) => s.attributes['gen_ai.operation.name'] === 'chat');
-      const retryError = chat?.events.find((e) => e.name === 'exception' && e.attributes?.['exception.type'] === 'AI_RetryError');
+      const retryError = chat?.events.find(
+        (e) => e.name === 'exception' && e.attributes?.['exception.type'] === 'AI_RetryError',
+      );
       if (row.plain['incident.outcome'] === 'success') expect(chat?.events ?? []).toEqual([]);
-      else expect(String(retryError?.attributes?.['exception.message'])).toMatch(new RegExp(`^Failed after ${row.replies.length} attempts`));
+      else
+        expect(String(retryError?.attributes?.['exception.message'])).toMatch(
+          new RegExp(`^Failed after ${row.replies.length} attempts`),
+        );
     });
   }
 });

@@ -18,9 +18,20 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 
 const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)] });
+const provider = new BasicTracerProvider({
+  spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)],
+});
 /** A registered integration of the application's own (a logger, a cost meter). */
-const registered = { starts: 0, ends: 0, onStart() { this.starts += 1; }, onEnd() { this.ends += 1; } };
+const registered = {
+  starts: 0,
+  ends: 0,
+  onStart() {
+    this.starts += 1;
+  },
+  onEnd() {
+    this.ends += 1;
+  },
+};
 let fake;
 
 beforeAll(async () => {
@@ -44,7 +55,9 @@ it('keeps the registered integrations and records one set of SDK spans, nested i
   exporter.reset();
   fake.enqueue(reply.text('Hello.'));
   const model = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' }).chat('gpt-4o-mini');
-  const { incident } = await withAgentRun({ agentName: 'coder' }, async (run) => drain(streamText(run.callOptions({ model, prompt: 'Hi', maxRetries: 0 }))));
+  const { incident } = await withAgentRun({ agentName: 'coder' }, async (run) =>
+    drain(streamText(run.callOptions({ model, prompt: 'Hi', maxRetries: 0 }))),
+  );
   await provider.forceFlush();
   expect(incident.outcome).toBe('success');
   expect([registered.starts, registered.ends]).toEqual([1, 1]);
@@ -61,11 +74,25 @@ it('keeps the registered integrations and records one set of SDK spans, nested i
 it("keeps a call's own integrations instead of the registered ones, as AI SDK 7 does", async () => {
   exporter.reset();
   fake.enqueue(reply.text('Hello.'));
-  const own = { starts: 0, onStart() { this.starts += 1; } };
+  const own = {
+    starts: 0,
+    onStart() {
+      this.starts += 1;
+    },
+  };
   const before = registered.starts;
   const model = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' }).chat('gpt-4o-mini');
   await withAgentRun({ agentName: 'coder' }, async (run) =>
-    drain(streamText(run.callOptions({ model, prompt: 'Hi', maxRetries: 0, telemetry: { integrations: [own], functionId: 'coder' } }))),
+    drain(
+      streamText(
+        run.callOptions({
+          model,
+          prompt: 'Hi',
+          maxRetries: 0,
+          telemetry: { integrations: [own], functionId: 'coder' },
+        }),
+      ),
+    ),
   );
   expect(own.starts).toBe(1);
   expect(registered.starts).toBe(before);
@@ -75,20 +102,39 @@ it('keeps a LegacyOpenTelemetry (AI SDK 6-style spans) and adopts its tool span 
   exporter.reset();
   fake.enqueue(reply.toolCall('read_file', { path: 'README.md' }), reply.text('It says hello.'));
   const model = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' }).chat('gpt-4o-mini');
-  const tools = { read_file: tool({ description: 'Reads a file', inputSchema: z.object({ path: z.string() }), execute: async () => 'hello' }) };
-  const { incident } = await withAgentRun({ agentName: 'coder', toolSideEffects: { read_file: 'read_only' } }, async (run) =>
-    drain(
-      streamText(
-        run.callOptions({ model, tools, prompt: 'Hi', maxRetries: 0, stopWhen: stepCountIs(3), telemetry: { integrations: [new LegacyOpenTelemetry({ tracer: provider.getTracer('ai') })] } }),
+  const tools = {
+    read_file: tool({
+      description: 'Reads a file',
+      inputSchema: z.object({ path: z.string() }),
+      execute: async () => 'hello',
+    }),
+  };
+  const { incident } = await withAgentRun(
+    { agentName: 'coder', toolSideEffects: { read_file: 'read_only' } },
+    async (run) =>
+      drain(
+        streamText(
+          run.callOptions({
+            model,
+            tools,
+            prompt: 'Hi',
+            maxRetries: 0,
+            stopWhen: stepCountIs(3),
+            telemetry: { integrations: [new LegacyOpenTelemetry({ tracer: provider.getTracer('ai') })] },
+          }),
+        ),
       ),
-    ),
   );
   await provider.forceFlush();
   expect([incident.outcome, incident.sideEffects]).toEqual(['success', 'read_only']);
   const spans = exporter.getFinishedSpans();
   // The legacy tool span carries the class; no second tool span, no gen_ai spans beside the legacy ones.
-  expect(spans.filter((s) => s.name === 'ai.toolCall').map((s) => s.attributes['agent_incidents.tool.side_effects'])).toEqual(['read_only']);
+  expect(
+    spans.filter((s) => s.name === 'ai.toolCall').map((s) => s.attributes['agent_incidents.tool.side_effects']),
+  ).toEqual(['read_only']);
   expect(spans.filter((s) => s.name.startsWith('execute_tool') || s.name.startsWith('invoke_agent gpt'))).toEqual([]);
-  expect(spans.filter((s) => s.attributes['incident.outcome'] !== undefined).map((s) => s.name)).toEqual(['invoke_agent coder']);
+  expect(spans.filter((s) => s.attributes['incident.outcome'] !== undefined).map((s) => s.name)).toEqual([
+    'invoke_agent coder',
+  ]);
   expect(spans.find((s) => s.name === 'invoke_agent coder')?.attributes['incident.side_effects']).toBe('read_only');
 });

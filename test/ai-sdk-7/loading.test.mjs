@@ -59,7 +59,9 @@ it('uses the @ai-sdk/otel given as the aiSdkOtel option', () => {
       made.push(options?.tracer !== undefined);
     }
   }
-  const run = startAgentRun({ aiSdkOtel: { OpenTelemetry: CountedOpenTelemetry, LegacyOpenTelemetry: aiSdkOtel.LegacyOpenTelemetry } });
+  const run = startAgentRun({
+    aiSdkOtel: { OpenTelemetry: CountedOpenTelemetry, LegacyOpenTelemetry: aiSdkOtel.LegacyOpenTelemetry },
+  });
   const options = run.callOptions({ model, prompt: 'Hi', telemetry: { integrations: [] } });
   run.end();
   // Made once, on the run's tracer.

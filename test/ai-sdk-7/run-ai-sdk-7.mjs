@@ -22,7 +22,11 @@ export const TOOL_CLASSES = { read_file: 'read_only', run_shell: 'unsafe' };
 
 function tools(onShellStarted) {
   return {
-    read_file: tool({ description: 'Reads a file', inputSchema: z.object({ path: z.string() }), execute: async () => 'file contents' }),
+    read_file: tool({
+      description: 'Reads a file',
+      inputSchema: z.object({ path: z.string() }),
+      execute: async () => 'file contents',
+    }),
     run_shell: tool({
       description: 'Runs a shell command',
       inputSchema: z.object({ command: z.string() }),
@@ -104,7 +108,10 @@ class StartedSpans {
 async function settled(spans) {
   let timer;
   const stuck = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`spans never ended: ${[...spans.open].map((s) => s.name).join(', ')}`)), 5000);
+    timer = setTimeout(
+      () => reject(new Error(`spans never ended: ${[...spans.open].map((s) => s.name).join(', ')}`)),
+      5000,
+    );
   });
   try {
     await Promise.race([spans.allEnded(), stuck]);
@@ -157,7 +164,12 @@ export async function runCall(fake, plan, helper) {
   if (helper) {
     // The run's tracer is where the helper's OpenTelemetry integration sends the SDK's spans.
     const result = await withAgentRun(
-      { agentName: 'coder', tracer: provider.getTracer('test'), toolSideEffects: TOOL_CLASSES, abortSignal: stop?.signal },
+      {
+        agentName: 'coder',
+        tracer: provider.getTracer('test'),
+        toolSideEffects: TOOL_CLASSES,
+        abortSignal: stop?.signal,
+      },
       async (run) => call(run.callOptions(base)),
     );
     inProcess = result.incident;

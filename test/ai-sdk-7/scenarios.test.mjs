@@ -50,41 +50,50 @@ function pick(attributes, want) {
 }
 
 function incidentOf(attributes) {
-  return Object.fromEntries(Object.entries(attributes).filter(([key]) => key.startsWith('incident.') && key !== 'incident.schema_version'));
+  return Object.fromEntries(
+    Object.entries(attributes).filter(([key]) => key.startsWith('incident.') && key !== 'incident.schema_version'),
+  );
 }
 
 describe('AI SDK 7 with withAgentRun', () => {
-  for (const row of rows) it(row.name, async () => {
-    const outcome = await play(row, true);
-    expect(outcome.run, 'the run span is exported').toBeDefined();
-    const exported = outcome.run?.attributes ?? {};
-    seen.helper[row.name] = incidentOf(exported);
-    const want = wantFor(row, 'helper', 'ai7');
-    expect(pick(exported, want)).toEqual(want);
-    // The runtime's own verdict is the exported one.
-    const inProcess = incidentAttributes(outcome.inProcess);
-    expect(pick(exported, inProcess)).toEqual(inProcess);
-    if (want['incident.outcome'] === 'cancelled') expect(outcome.run?.status.code).not.toBe(2);
-    expect(outcome.spans).toHaveLength(outcome.started);
-    // The SDK's own root span (`invoke_agent <model>`) is part of the run, not a run of its own.
-    expect(outcome.spans.filter((s) => s.attributes['incident.outcome'] !== undefined)).toHaveLength(1);
-    // Each SDK retry is linked to the attempt it retries.
-    const retries = outcome.spans.filter((s) => s.attributes[NATIVE_ATTR.RETRY_OF_ATTEMPT] !== undefined);
-    for (const retry of retries) {
-      const retried = outcome.spans.find((s) => s.attributes[NATIVE_ATTR.ATTEMPT_NUMBER] === retry.attributes[NATIVE_ATTR.RETRY_OF_ATTEMPT]);
-      expect(retry.links.map((l) => [l.context.spanId, l.attributes?.[NATIVE_ATTR.LINK_TYPE]])).toContainEqual([retried?.spanContext().spanId, 'retry_of']);
-    }
-  });
+  for (const row of rows)
+    it(row.name, async () => {
+      const outcome = await play(row, true);
+      expect(outcome.run, 'the run span is exported').toBeDefined();
+      const exported = outcome.run?.attributes ?? {};
+      seen.helper[row.name] = incidentOf(exported);
+      const want = wantFor(row, 'helper', 'ai7');
+      expect(pick(exported, want)).toEqual(want);
+      // The runtime's own verdict is the exported one.
+      const inProcess = incidentAttributes(outcome.inProcess);
+      expect(pick(exported, inProcess)).toEqual(inProcess);
+      if (want['incident.outcome'] === 'cancelled') expect(outcome.run?.status.code).not.toBe(2);
+      expect(outcome.spans).toHaveLength(outcome.started);
+      // The SDK's own root span (`invoke_agent <model>`) is part of the run, not a run of its own.
+      expect(outcome.spans.filter((s) => s.attributes['incident.outcome'] !== undefined)).toHaveLength(1);
+      // Each SDK retry is linked to the attempt it retries.
+      const retries = outcome.spans.filter((s) => s.attributes[NATIVE_ATTR.RETRY_OF_ATTEMPT] !== undefined);
+      for (const retry of retries) {
+        const retried = outcome.spans.find(
+          (s) => s.attributes[NATIVE_ATTR.ATTEMPT_NUMBER] === retry.attributes[NATIVE_ATTR.RETRY_OF_ATTEMPT],
+        );
+        expect(retry.links.map((l) => [l.context.spanId, l.attributes?.[NATIVE_ATTR.LINK_TYPE]])).toContainEqual([
+          retried?.spanContext().spanId,
+          'retry_of',
+        ]);
+      }
+    });
 });
 
 describe('AI SDK 7 with plain @ai-sdk/otel spans', () => {
-  for (const row of rows) it(row.name, async () => {
-    const outcome = await play(row, false);
-    const exported = outcome.run?.attributes ?? {};
-    seen.plain[row.name] = incidentOf(exported);
-    const want = wantFor(row, 'plain', 'ai7');
-    expect(pick(exported, want)).toEqual(want);
-    // Never-ended SDK spans are closed and exported, marked as cut off.
-    expect(outcome.spans).toHaveLength(outcome.started);
-  });
+  for (const row of rows)
+    it(row.name, async () => {
+      const outcome = await play(row, false);
+      const exported = outcome.run?.attributes ?? {};
+      seen.plain[row.name] = incidentOf(exported);
+      const want = wantFor(row, 'plain', 'ai7');
+      expect(pick(exported, want)).toEqual(want);
+      // Never-ended SDK spans are closed and exported, marked as cut off.
+      expect(outcome.spans).toHaveLength(outcome.started);
+    });
 });

@@ -14,7 +14,18 @@ import { createPipeline } from '../support/harness.js';
 const genAi = ADAPTERS[0]!;
 
 function view(overrides: Partial<SpanView>): SpanView {
-  return { spanId: 's1', name: 'chat', startMillis: 1000, endMillis: 2000, attributes: {}, events: [], links: [], statusCode: 0, scopeName: 'gen_ai', ...overrides };
+  return {
+    spanId: 's1',
+    name: 'chat',
+    startMillis: 1000,
+    endMillis: 2000,
+    attributes: {},
+    events: [],
+    links: [],
+    statusCode: 0,
+    scopeName: 'gen_ai',
+    ...overrides,
+  };
 }
 
 function context(overrides: Partial<ExtractContext> = {}): ExtractContext {
@@ -25,7 +36,9 @@ const ROOT = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.request.model': 
 
 describe('AI SDK 7 spans', () => {
   it('reads the root the integration marked as a framework call, and any other invoke_agent as a run', () => {
-    expect(genAi.role({ name: 'invoke_agent gpt-4o-mini', attributes: { ...ROOT, [FRAMEWORK_CALL]: true } })).toBe('call');
+    expect(genAi.role({ name: 'invoke_agent gpt-4o-mini', attributes: { ...ROOT, [FRAMEWORK_CALL]: true } })).toBe(
+      'call',
+    );
     expect(genAi.role({ name: 'invoke_agent gpt-4o-mini', attributes: ROOT })).toBe('run');
   });
 
@@ -34,30 +47,61 @@ describe('AI SDK 7 spans', () => {
       attributes: { 'gen_ai.operation.name': 'chat', 'http.response.status_code': 200 },
       statusCode: 2,
       statusMessage: 'Failed to process successful response',
-      events: [{ name: 'exception', timeMillis: 2000, attributes: { 'exception.type': 'AI_APICallError', 'exception.message': 'Failed to process successful response' } }],
+      events: [
+        {
+          name: 'exception',
+          timeMillis: 2000,
+          attributes: {
+            'exception.type': 'AI_APICallError',
+            'exception.message': 'Failed to process successful response',
+          },
+        },
+      ],
     });
     const facts = genAi.extract(failed, 'attempt', context()).facts;
     expect(facts.find((f) => f.kind === 'provider_error')).toMatchObject({ error: { kind: 'unknown' } });
     // A real rejection keeps its status: 503 is still an API error.
-    const rejected = { ...failed, attributes: { ...failed.attributes, 'http.response.status_code': 503 }, statusMessage: 'Service Unavailable', events: [] };
-    expect(genAi.extract(rejected, 'attempt', context()).facts.find((f) => f.kind === 'provider_error')).toMatchObject({ error: { kind: 'api' } });
+    const rejected = {
+      ...failed,
+      attributes: { ...failed.attributes, 'http.response.status_code': 503 },
+      statusMessage: 'Service Unavailable',
+      events: [],
+    };
+    expect(genAi.extract(rejected, 'attempt', context()).facts.find((f) => f.kind === 'provider_error')).toMatchObject({
+      error: { kind: 'api' },
+    });
   });
 
   it('never reads a root that ended with no finish reason as a success: AI SDK 7 ends an aborted call that way', () => {
-    expect(genAi.extract(view({ name: 'invoke_agent', attributes: ROOT }), 'run', context()).statusError).toEqual({ kind: 'unknown' });
-    const finished = view({ name: 'invoke_agent', attributes: { ...ROOT, 'gen_ai.response.finish_reasons': ['stop'] } });
+    expect(genAi.extract(view({ name: 'invoke_agent', attributes: ROOT }), 'run', context()).statusError).toEqual({
+      kind: 'unknown',
+    });
+    const finished = view({
+      name: 'invoke_agent',
+      attributes: { ...ROOT, 'gen_ai.response.finish_reasons': ['stop'] },
+    });
     expect(genAi.extract(finished, 'run', context()).statusError).toBeUndefined();
     // Only for the instrumentation known to record every finish, and not for a root whose run records why natively.
-    expect(genAi.extract(view({ name: 'invoke_agent', attributes: ROOT, scopeName: 'other' }), 'run', context()).statusError).toBeUndefined();
-    expect(genAi.extract(view({ name: 'invoke_agent', attributes: { ...ROOT, [FRAMEWORK_CALL]: true } }), 'call', context()).statusError).toBeUndefined();
+    expect(
+      genAi.extract(view({ name: 'invoke_agent', attributes: ROOT, scopeName: 'other' }), 'run', context()).statusError,
+    ).toBeUndefined();
+    expect(
+      genAi.extract(view({ name: 'invoke_agent', attributes: { ...ROOT, [FRAMEWORK_CALL]: true } }), 'call', context())
+        .statusError,
+    ).toBeUndefined();
   });
 
   it('reads a tool span ended without its duration as interrupted, with it as completed', () => {
     const tool = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'run_shell' };
     const kinds = (attributes: Record<string, unknown>, scopeName = 'gen_ai') =>
-      genAi.extract(view({ name: 'execute_tool run_shell', attributes, scopeName }), 'tool', context()).facts.map((f) => f.kind);
+      genAi
+        .extract(view({ name: 'execute_tool run_shell', attributes, scopeName }), 'tool', context())
+        .facts.map((f) => f.kind);
     expect(kinds(tool)).toEqual(['tool_execution_started', 'tool_execution_interrupted']);
-    expect(kinds({ ...tool, 'gen_ai.execute_tool.duration': 0.2 })).toEqual(['tool_execution_started', 'tool_execution_completed']);
+    expect(kinds({ ...tool, 'gen_ai.execute_tool.duration': 0.2 })).toEqual([
+      'tool_execution_started',
+      'tool_execution_completed',
+    ]);
     expect(kinds(tool, 'other')).toEqual(['tool_execution_started', 'tool_execution_completed']);
   });
 
@@ -65,7 +109,11 @@ describe('AI SDK 7 spans', () => {
     for (const marked of [true, false]) {
       const pipeline = createPipeline();
       const run = pipeline.startRun();
-      const root = pipeline.tracer.startSpan('invoke_agent gpt-4o-mini', { attributes: { ...ROOT, ...(marked ? { [FRAMEWORK_CALL]: true } : {}) } }, run.context);
+      const root = pipeline.tracer.startSpan(
+        'invoke_agent gpt-4o-mini',
+        { attributes: { ...ROOT, ...(marked ? { [FRAMEWORK_CALL]: true } : {}) } },
+        run.context,
+      );
       const chat = pipeline.tracer.startSpan(
         'chat gpt-4o-mini',
         { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.response.finish_reasons': ['stop'] } },

@@ -33,14 +33,20 @@ describe('the AI SDK integration', () => {
     const TOTAL_MS = 150;
     const timer = new AbortController();
     const realTimeout = AbortSignal.timeout.bind(AbortSignal);
-    const timeout = vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => (ms === TOTAL_MS ? timer.signal : realTimeout(ms)));
+    const timeout = vi
+      .spyOn(AbortSignal, 'timeout')
+      .mockImplementation((ms) => (ms === TOTAL_MS ? timer.signal : realTimeout(ms)));
     try {
       const fake = await startFakeProvider();
       fake.enqueue(reply.text('Quick answer.'));
       const pipeline = createPipeline();
       const openai = createOpenAI({ baseURL: fake.baseURL, apiKey: 'test' });
       const result = await withAgentRun({ tracer: pipeline.tracer }, async (run) => {
-        await drain(streamText(run.callOptions({ model: openai.chat('gpt-4o-mini'), prompt: 'Hi', timeout: TOTAL_MS, maxRetries: 0 })));
+        await drain(
+          streamText(
+            run.callOptions({ model: openai.chat('gpt-4o-mini'), prompt: 'Hi', timeout: TOTAL_MS, maxRetries: 0 }),
+          ),
+        );
         expect(run.incident().outcome).toBe('success');
         // The run goes on past the finished call's timer (other work, another call): it fires now,
         // as the SDK's does (abort listeners run synchronously, so the run has seen it when this returns).
@@ -63,7 +69,16 @@ describe('the AI SDK integration', () => {
     const result = await withAgentRun({ tracer: pipeline.tracer }, async (run) => {
       await pipeline.tracer.startActiveSpan('plan step', async (step) => {
         try {
-          await drain(streamText(run.callOptions({ model: openai.chat('gpt-4o-mini'), prompt: 'Hi', maxRetries: 0, onError: () => undefined })));
+          await drain(
+            streamText(
+              run.callOptions({
+                model: openai.chat('gpt-4o-mini'),
+                prompt: 'Hi',
+                maxRetries: 0,
+                onError: () => undefined,
+              }),
+            ),
+          );
         } finally {
           step.end();
         }
@@ -76,6 +91,5 @@ describe('the AI SDK integration', () => {
     const own = incidentAttributes(result.incident);
     expect(Object.fromEntries(Object.keys(own).map((key) => [key, judged[0]?.attributes[key]]))).toEqual(own);
     expect(result.incident).toMatchObject({ cause: 'provider_transport_disconnect', phase: 'text_generation' });
-
   });
 });

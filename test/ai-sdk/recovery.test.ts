@@ -32,7 +32,11 @@ describe('recovery around AI SDK calls', () => {
         const result = streamText(run.callOptions({ model, prompt: 'hi', maxRetries: 1, onError: () => undefined }));
         for await (const part of result.fullStream) void part;
       });
-      expect(run.incident()).toMatchObject({ cause: 'provider_api_error', retrySafetyReason: 'retry_budget_exhausted', attempts: 2 });
+      expect(run.incident()).toMatchObject({
+        cause: 'provider_api_error',
+        retrySafetyReason: 'retry_budget_exhausted',
+        attempts: 2,
+      });
       const action = await failAndReassign().recover(recoveryContext(run.recorder, createTask('ai-1', 'IN_PROGRESS')));
       expect(action).toMatchObject({ kind: 'reassign', reason: 'reassignable', task: { state: 'FAILED' } });
       const incident = run.end();

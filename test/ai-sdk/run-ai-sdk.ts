@@ -38,7 +38,11 @@ export const TOOL_CLASSES = { read_file: 'read_only', run_shell: 'unsafe' } as c
 
 function tools(onShellStarted: () => void) {
   return {
-    read_file: tool({ description: 'Reads a file', inputSchema: z.object({ path: z.string() }), execute: async () => 'file contents' }),
+    read_file: tool({
+      description: 'Reads a file',
+      inputSchema: z.object({ path: z.string() }),
+      execute: async () => 'file contents',
+    }),
     run_shell: tool({
       description: 'Runs a shell command',
       inputSchema: z.object({ command: z.string() }),
@@ -101,7 +105,11 @@ export interface CallOutcome {
   readonly started: number;
 }
 
-async function consume(result: { readonly fullStream: AsyncIterable<{ readonly type: string }> }, stopSoon: () => void, plan: CallPlan): Promise<void> {
+async function consume(
+  result: { readonly fullStream: AsyncIterable<{ readonly type: string }> },
+  stopSoon: () => void,
+  plan: CallPlan,
+): Promise<void> {
   let armed = false;
   for await (const part of result.fullStream) {
     if (!armed && part.type === plan.stopAfter?.part) {
@@ -145,7 +153,11 @@ export async function runCall(fake: FakeProvider, plan: CallPlan, helper: boolea
     inProcess = result.incident;
   } else {
     try {
-      await call({ ...base, abortSignal: stop?.signal, experimental_telemetry: { isEnabled: true, tracer: pipeline.tracer } } as typeof base);
+      await call({
+        ...base,
+        abortSignal: stop?.signal,
+        experimental_telemetry: { isEnabled: true, tracer: pipeline.tracer },
+      } as typeof base);
     } catch {
       // The app saw the error; the spans are what is judged.
     }

@@ -42,29 +42,55 @@ const CONVENTIONS: readonly Convention[] = [
   {
     name: 'GenAI `gen_ai.response.finish_reasons`',
     adapter: genAiAdapter,
-    span: (finish) => attemptSpan({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.stream': true, ...(finish === undefined ? {} : { 'gen_ai.response.finish_reasons': [finish] }) }),
+    span: (finish) =>
+      attemptSpan({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.stream': true,
+        ...(finish === undefined ? {} : { 'gen_ai.response.finish_reasons': [finish] }),
+      }),
   },
   {
     name: 'AI SDK 7 `@ai-sdk/otel` (GenAI, tracer gen_ai)',
     adapter: genAiAdapter,
-    span: (finish) => attemptSpan({ 'gen_ai.operation.name': 'chat', 'gen_ai.response.id': 'resp_1', 'gen_ai.client.operation.time_to_first_chunk': 0.02, ...(finish === undefined ? {} : { 'gen_ai.response.finish_reasons': [finish] }) }, { scopeName: 'gen_ai' }),
+    span: (finish) =>
+      attemptSpan(
+        {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.response.id': 'resp_1',
+          'gen_ai.client.operation.time_to_first_chunk': 0.02,
+          ...(finish === undefined ? {} : { 'gen_ai.response.finish_reasons': [finish] }),
+        },
+        { scopeName: 'gen_ai' },
+      ),
   },
   {
     name: 'AI SDK / Vercel `ai.response.finishReason`',
     adapter: vercelAiAdapter,
-    span: (finish) => attemptSpan({ 'ai.operationId': 'ai.streamText.doStream', 'ai.response.text': 'Half an answer', ...(finish === undefined ? {} : { 'ai.response.finishReason': finish }) }),
+    span: (finish) =>
+      attemptSpan({
+        'ai.operationId': 'ai.streamText.doStream',
+        'ai.response.text': 'Half an answer',
+        ...(finish === undefined ? {} : { 'ai.response.finishReason': finish }),
+      }),
   },
   {
     name: 'OpenInference `llm.finish_reason`',
     adapter: openInferenceAdapter,
-    span: (finish) => attemptSpan({ 'openinference.span.kind': 'LLM', 'llm.output_messages.0.message.content': 'Half an answer', ...(finish === undefined ? {} : { 'llm.finish_reason': finish }) }),
+    span: (finish) =>
+      attemptSpan({
+        'openinference.span.kind': 'LLM',
+        'llm.output_messages.0.message.content': 'Half an answer',
+        ...(finish === undefined ? {} : { 'llm.finish_reason': finish }),
+      }),
   },
 ];
 
 /** What an attempt's extraction says about how it ended. */
 function ending(extraction: Extraction): FinishMeaning {
   const finished = extraction.facts.some((f) => f.kind === 'attempt_finished');
-  const error = extraction.facts.find((f): f is Extract<Fact, { kind: 'provider_error' }> => f.kind === 'provider_error');
+  const error = extraction.facts.find(
+    (f): f is Extract<Fact, { kind: 'provider_error' }> => f.kind === 'provider_error',
+  );
   if (error?.error.detail === 'content_filter') return 'refused';
   if (error) return 'error';
   if (extraction.unfinished === true && !finished) return 'unfinished';
@@ -118,9 +144,12 @@ describe('the finish-reason table', () => {
     [['tool_calls', 'content_filter'], 'refused'],
     [['interrupted', 'error'], 'error'],
     [[], undefined],
-  ] as const)('an attempt with several generations %j is as finished as its least finished one: %s', (reasons, meaning) => {
-    expect(finishOf(reasons)).toBe(meaning);
-  });
+  ] as const)(
+    'an attempt with several generations %j is as finished as its least finished one: %s',
+    (reasons, meaning) => {
+      expect(finishOf(reasons)).toBe(meaning);
+    },
+  );
 });
 
 describe.each(CONVENTIONS)('$name reads a finish by its meaning', ({ adapter, span }) => {
@@ -131,20 +160,52 @@ describe.each(CONVENTIONS)('$name reads a finish by its meaning', ({ adapter, sp
   });
 
   it('a content filter is a provider API error that asking again does not fix', () => {
-    const error = adapter.extract(span('content_filter'), 'attempt', context()).facts.find((f) => f.kind === 'provider_error');
+    const error = adapter
+      .extract(span('content_filter'), 'attempt', context())
+      .facts.find((f) => f.kind === 'provider_error');
     expect(error).toMatchObject({ error: { kind: 'api', detail: 'content_filter', retryable: false } });
   });
 });
 
 describe('an attempt that shows no finish reason', () => {
   it.each([
-    ['GenAI, a declared stream', genAiAdapter, attemptSpan({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.stream': true }), 'unfinished'],
-    ['GenAI, AI SDK 7 (a finish reason on every finish)', genAiAdapter, attemptSpan({ 'gen_ai.operation.name': 'chat', 'gen_ai.response.id': 'r' }, { scopeName: 'gen_ai' }), 'unfinished'],
-    ['GenAI, an instrumentation that records none', genAiAdapter, attemptSpan({ 'gen_ai.operation.name': 'chat' }), 'finished'],
-    ['GenAI, output tokens (usage comes with the finish)', genAiAdapter, attemptSpan({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.stream': true, 'gen_ai.usage.output_tokens': 3 }), 'finished'],
+    [
+      'GenAI, a declared stream',
+      genAiAdapter,
+      attemptSpan({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.stream': true }),
+      'unfinished',
+    ],
+    [
+      'GenAI, AI SDK 7 (a finish reason on every finish)',
+      genAiAdapter,
+      attemptSpan({ 'gen_ai.operation.name': 'chat', 'gen_ai.response.id': 'r' }, { scopeName: 'gen_ai' }),
+      'unfinished',
+    ],
+    [
+      'GenAI, an instrumentation that records none',
+      genAiAdapter,
+      attemptSpan({ 'gen_ai.operation.name': 'chat' }),
+      'finished',
+    ],
+    [
+      'GenAI, output tokens (usage comes with the finish)',
+      genAiAdapter,
+      attemptSpan({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.stream': true, 'gen_ai.usage.output_tokens': 3 }),
+      'finished',
+    ],
     ['AI SDK 6', vercelAiAdapter, attemptSpan({ 'ai.operationId': 'ai.streamText.doStream' }), 'unfinished'],
-    ['OpenInference, status OK (a whole response read)', openInferenceAdapter, attemptSpan({ 'openinference.span.kind': 'LLM' }, { statusCode: 1 }), 'finished'],
-    ['OpenInference, status UNSET', openInferenceAdapter, attemptSpan({ 'openinference.span.kind': 'LLM' }), 'unfinished'],
+    [
+      'OpenInference, status OK (a whole response read)',
+      openInferenceAdapter,
+      attemptSpan({ 'openinference.span.kind': 'LLM' }, { statusCode: 1 }),
+      'finished',
+    ],
+    [
+      'OpenInference, status UNSET',
+      openInferenceAdapter,
+      attemptSpan({ 'openinference.span.kind': 'LLM' }),
+      'unfinished',
+    ],
   ] as const)('%s: %s', (_name, adapter, view, meaning) => {
     expect(ending(adapter.extract(view, 'attempt', context()))).toBe(meaning);
   });
@@ -153,8 +214,18 @@ describe('an attempt that shows no finish reason', () => {
 describe('native attempts: agent_incidents.attempt_finished, refined by the finish reasons beside it', () => {
   const native = (events: string[], reasons?: string[]) =>
     attemptSpan(
-      { 'gen_ai.operation.name': 'chat', 'agent_incidents.attempt.number': 1, ...(reasons ? { 'gen_ai.response.finish_reasons': reasons } : {}) },
-      { events: events.map((name, i) => ({ name: `agent_incidents.${name}`, timeMillis: T0 + 20 + i, attributes: { 'agent_incidents.seq': i + 1 } })) },
+      {
+        'gen_ai.operation.name': 'chat',
+        'agent_incidents.attempt.number': 1,
+        ...(reasons ? { 'gen_ai.response.finish_reasons': reasons } : {}),
+      },
+      {
+        events: events.map((name, i) => ({
+          name: `agent_incidents.${name}`,
+          timeMillis: T0 + 20 + i,
+          attributes: { 'agent_incidents.seq': i + 1 },
+        })),
+      },
     );
 
   it.each([
@@ -163,12 +234,29 @@ describe('native attempts: agent_incidents.attempt_finished, refined by the fini
     ['a finish at a limit is a finish', ['attempt_finished'], ['length'], 'finished'],
     // The runtime said it finished: a value the table does not know does not undo that.
     ['a finish with an unknown reason is still the runtime’s finish', ['attempt_finished'], ['eos_token'], 'finished'],
-    ['a finish whose reason says the stream ended without the provider’s finish did not finish', ['text_output_started', 'attempt_finished'], ['interrupted'], 'unfinished'],
+    [
+      'a finish whose reason says the stream ended without the provider’s finish did not finish',
+      ['text_output_started', 'attempt_finished'],
+      ['interrupted'],
+      'unfinished',
+    ],
     ['a finish with AI SDK 6’s filled-in reason did not finish', ['attempt_finished'], ['other'], 'unfinished'],
-    ['a finish on a content filter is a refusal', ['text_output_started', 'attempt_finished'], ['content-filter'], 'refused'],
-    ['an attempt that ended with neither a finish nor a failure did not finish', ['text_output_started'], undefined, 'unfinished'],
+    [
+      'a finish on a content filter is a refusal',
+      ['text_output_started', 'attempt_finished'],
+      ['content-filter'],
+      'refused',
+    ],
+    [
+      'an attempt that ended with neither a finish nor a failure did not finish',
+      ['text_output_started'],
+      undefined,
+      'unfinished',
+    ],
   ] as const)('%s', (_name, events, reasons, meaning) => {
-    expect(ending(genAiAdapter.extract(native([...events], reasons ? [...reasons] : undefined), 'attempt', context()))).toBe(meaning);
+    expect(
+      ending(genAiAdapter.extract(native([...events], reasons ? [...reasons] : undefined), 'attempt', context())),
+    ).toBe(meaning);
   });
 
   it('an attempt that failed is judged by its failure, whatever its finish reasons say', () => {
@@ -179,8 +267,23 @@ describe('native attempts: agent_incidents.attempt_finished, refined by the fini
 
 describe('what the verdict makes of it', () => {
   const run = (chat: Record<string, unknown>): SpanView[] => [
-    { spanId: 'r', name: 'invoke_agent', startMillis: T0, endMillis: T0 + 100, attributes: { 'gen_ai.operation.name': 'invoke_agent' }, events: [], links: [], statusCode: 0 },
-    attemptSpan({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.stream': true, 'gen_ai.response.time_to_first_chunk': 0.01, 'gen_ai.input.messages': '[]', ...chat }),
+    {
+      spanId: 'r',
+      name: 'invoke_agent',
+      startMillis: T0,
+      endMillis: T0 + 100,
+      attributes: { 'gen_ai.operation.name': 'invoke_agent' },
+      events: [],
+      links: [],
+      statusCode: 0,
+    },
+    attemptSpan({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.stream': true,
+      'gen_ai.response.time_to_first_chunk': 0.01,
+      'gen_ai.input.messages': '[]',
+      ...chat,
+    }),
   ];
   const verdict = (chat: Record<string, unknown>) => foldTrace(run(chat)).runs.get('r');
 
@@ -194,11 +297,17 @@ describe('what the verdict makes of it', () => {
   });
 
   it('an unknown finish value is not a success by default', () => {
-    expect(verdict({ 'gen_ai.response.finish_reasons': ['eos_token'] })).toMatchObject({ outcome: 'failed', missingFacts: ['terminal_event_missing'] });
+    expect(verdict({ 'gen_ai.response.finish_reasons': ['eos_token'] })).toMatchObject({
+      outcome: 'failed',
+      missingFacts: ['terminal_event_missing'],
+    });
   });
 
   it('a finish at a limit is a success', () => {
-    expect(verdict({ 'gen_ai.response.finish_reasons': ['length'] })).toMatchObject({ outcome: 'success', factsComplete: true });
+    expect(verdict({ 'gen_ai.response.finish_reasons': ['length'] })).toMatchObject({
+      outcome: 'success',
+      factsComplete: true,
+    });
   });
 
   it('a content filter fails the run, and it must not be retried', () => {

@@ -10,7 +10,16 @@
  * with the compose environment. The images are those of the binaries the e2e builds.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,12 +46,18 @@ const services = compose.services;
 
 /** Compose's own `${NAME:-default}` interpolation, with `env` as the shell environment. */
 function interpolate(text: string, env: Record<string, string | undefined> = {}): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback?: string) => env[name] || (fallback ?? ''));
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_m, name: string, fallback?: string) => env[name] || (fallback ?? ''),
+  );
 }
 
 /** The collector's `${env:NAME:-default}` substitution, with `env` as the container's environment. */
 function substitute(value: unknown, env: Record<string, string | undefined>): string {
-  return String(value).replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback?: string) => env[name] || (fallback ?? ''));
+  return String(value).replace(
+    /\$\{env:([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_m, name: string, fallback?: string) => env[name] || (fallback ?? ''),
+  );
 }
 
 /** Bind mounts of a service: host path relative to the repository root, container path. */
@@ -78,8 +93,14 @@ function collectorListeners(file: string, env: Record<string, string | undefined
   };
   walk(doc.receivers);
   walk(doc.extensions);
-  for (const [id, exporter] of Object.entries(doc.exporters ?? {})) if (id.split('/')[0] === 'prometheus') walk(exporter);
-  const readers = ((doc.service?.telemetry as { metrics?: { readers?: { pull?: { exporter?: { prometheus?: { host: string; port: number } } } }[] } })?.metrics?.readers ?? []);
+  for (const [id, exporter] of Object.entries(doc.exporters ?? {}))
+    if (id.split('/')[0] === 'prometheus') walk(exporter);
+  const readers =
+    (
+      doc.service?.telemetry as {
+        metrics?: { readers?: { pull?: { exporter?: { prometheus?: { host: string; port: number } } } }[] };
+      }
+    )?.metrics?.readers ?? [];
   for (const reader of readers) {
     const prom = reader.pull?.exporter?.prometheus;
     if (prom) out.set(Number(substitute(prom.port, env)), substitute(prom.host, env));
@@ -108,14 +129,22 @@ function listenersByService(): Record<string, Listeners> {
     jaeger: collectorListeners(jaegerConfig, services.jaeger!.environment ?? {}),
     collector: collectorListeners(collectorConfig, services.collector!.environment ?? {}),
     gateway: new Map([[gateway.listen.port, gateway.listen.host]]),
-    prometheus: new Map([hostPort(flag(services.prometheus!.command, '--web.listen-address')!)].map(([h, p]) => [p, h])),
+    prometheus: new Map(
+      [hostPort(flag(services.prometheus!.command, '--web.listen-address')!)].map(([h, p]) => [p, h]),
+    ),
     grafana: new Map([[Number(grafanaEnv.GF_SERVER_HTTP_PORT), grafanaEnv.GF_SERVER_HTTP_ADDR!]]),
   };
 }
 
 /** The config files test/e2e/pipeline.test.ts runs: the paths it names. */
 const e2eText = read('test/e2e/pipeline.test.ts');
-const E2E_FILES = ['otel-collector-config.yaml', 'deploy/collector/gateway.yaml', 'deploy/jaeger/jaeger.yaml', 'deploy/prometheus/prometheus.yaml', 'deploy/prometheus/alerts.yaml'];
+const E2E_FILES = [
+  'otel-collector-config.yaml',
+  'deploy/collector/gateway.yaml',
+  'deploy/jaeger/jaeger.yaml',
+  'deploy/prometheus/prometheus.yaml',
+  'deploy/prometheus/alerts.yaml',
+];
 
 describe('deploy/compose.yaml', () => {
   it('runs the pipeline of the e2e: jaeger, collector, gateway, prometheus, grafana, in one network namespace', () => {
@@ -129,10 +158,13 @@ describe('deploy/compose.yaml', () => {
 
   it('mounts the very files the e2e runs (no copies), read-only, where each command reads them', () => {
     for (const file of E2E_FILES) expect(e2eText, `test/e2e/pipeline.test.ts runs ${file}`).toContain(file);
-    const mounted = ['jaeger', 'collector', 'gateway', 'prometheus'].flatMap((name) => binds(services[name]!).map((b) => b.source));
+    const mounted = ['jaeger', 'collector', 'gateway', 'prometheus'].flatMap((name) =>
+      binds(services[name]!).map((b) => b.source),
+    );
     expect(mounted.sort()).toEqual([...E2E_FILES].sort());
     for (const name of ['jaeger', 'collector', 'gateway', 'prometheus', 'grafana']) {
-      for (const spec of (services[name]!.volumes ?? []).filter((v) => v.startsWith('.'))) expect(spec, name).toMatch(/:ro$/);
+      for (const spec of (services[name]!.volumes ?? []).filter((v) => v.startsWith('.')))
+        expect(spec, name).toMatch(/:ro$/);
       for (const { source } of binds(services[name]!)) expect(existsSync(join(root, source)), source).toBe(true);
     }
     // Each command names the mount target.
@@ -168,7 +200,10 @@ describe('deploy/compose.yaml', () => {
     expect(published.sort((a, b) => a - b)).toEqual([3000, 4317, 4318, 9090, 16686]);
     for (const port of published) {
       const owners = Object.entries(listeners).filter(([, l]) => l.has(port));
-      expect(owners.map(([name]) => name), `port ${port}`).toHaveLength(1);
+      expect(
+        owners.map(([name]) => name),
+        `port ${port}`,
+      ).toHaveLength(1);
       // A published port arrives at the container's address, never at its loopback.
       expect(owners[0]![1].get(port), `${owners[0]![0]} port ${port}`).toBe('0.0.0.0');
     }
@@ -195,7 +230,8 @@ describe('deploy/compose.yaml', () => {
       }
       expect(service.image, name).toMatch(/^[\w./-]+:v?\d+\.\d+(\.\d+)?$/);
     }
-    for (const from of dockerfile.matchAll(/^FROM\s+(\S+)/gm)) expect(from[1]).toMatch(/^[\w./-]+:\d+\.\d+\.\d+[\w.-]*$/);
+    for (const from of dockerfile.matchAll(/^FROM\s+(\S+)/gm))
+      expect(from[1]).toMatch(/^[\w./-]+:\d+\.\d+\.\d+[\w.-]*$/);
   });
 
   it('builds the gateway image from the sources the CLI needs, with the config path the command names', () => {
@@ -203,7 +239,9 @@ describe('deploy/compose.yaml', () => {
     for (const copied of dockerfile.matchAll(/^COPY\s+(?!--from)(.+)\s+\S+$/gm)) {
       for (const path of copied[1]!.split(/\s+/)) {
         expect(existsSync(join(root, path)), path).toBe(true);
-        expect(ignore, `${path} is in the build context`).toMatch(new RegExp(`^!${path.replace(/\./g, '\\.')}(/\\*\\*)?$`, 'm'));
+        expect(ignore, `${path} is in the build context`).toMatch(
+          new RegExp(`^!${path.replace(/\./g, '\\.')}(/\\*\\*)?$`, 'm'),
+        );
       }
     }
     expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "dist\/cli\.js"\]$/m);
@@ -213,7 +251,8 @@ describe('deploy/compose.yaml', () => {
   it('sets only environment variables its configs read', () => {
     for (const name of ['jaeger', 'collector']) {
       const config = read(binds(services[name]!)[0]!.source);
-      for (const key of Object.keys(services[name]!.environment ?? {})) expect(config, `${name}: ${key}`).toContain(`\${env:${key}:-`);
+      for (const key of Object.keys(services[name]!.environment ?? {}))
+        expect(config, `${name}: ${key}`).toContain(`\${env:${key}:-`);
     }
     // Compose's own interpolation: each variable has a default that exists.
     for (const [, name, fallback] of read('deploy/compose.yaml').matchAll(/\$\{([A-Za-z_]\w*)(?::-([^}]*))?\}/g)) {
@@ -223,14 +262,25 @@ describe('deploy/compose.yaml', () => {
 
   it('provisions Grafana with Prometheus, Jaeger and the dashboard, at the addresses their configs listen on', () => {
     const grafana = binds(services.grafana!);
-    expect(grafana.map((b) => b.source).sort()).toEqual(['deploy/grafana/agent-incidents.json', 'deploy/grafana/provisioning']);
-    const datasources = (parse(read('deploy/grafana/provisioning/datasources/agent-incidents.yaml')) as { datasources: { type: string; url: string }[] }).datasources;
+    expect(grafana.map((b) => b.source).sort()).toEqual([
+      'deploy/grafana/agent-incidents.json',
+      'deploy/grafana/provisioning',
+    ]);
+    const datasources = (
+      parse(read('deploy/grafana/provisioning/datasources/agent-incidents.yaml')) as {
+        datasources: { type: string; url: string }[];
+      }
+    ).datasources;
     const listeners = listenersByService();
     const byType = Object.fromEntries(datasources.map((d) => [d.type, new URL(d.url)]));
     expect(Object.keys(byType).sort()).toEqual(['jaeger', 'prometheus']);
     expect(listeners.prometheus!.has(Number(byType.prometheus!.port))).toBe(true);
     expect(listeners.jaeger!.has(Number(byType.jaeger!.port))).toBe(true);
-    const providers = (parse(read('deploy/grafana/provisioning/dashboards/agent-incidents.yaml')) as { providers: { options: { path: string } }[] }).providers;
+    const providers = (
+      parse(read('deploy/grafana/provisioning/dashboards/agent-incidents.yaml')) as {
+        providers: { options: { path: string } }[];
+      }
+    ).providers;
     const dashboardTarget = grafana.find((b) => b.source.endsWith('.json'))!.target;
     expect(posix.dirname(dashboardTarget)).toBe(providers[0]!.options.path);
   });
@@ -239,29 +289,38 @@ describe('deploy/compose.yaml', () => {
 const promtoolProbe = spawnSync('promtool', ['--version'], { encoding: 'utf8' });
 const hasPromtool = promtoolProbe.error === undefined && promtoolProbe.status === 0;
 
-describe.skipIf(!hasPromtool)(`Prometheus as compose mounts it${hasPromtool ? '' : ' (skipped: no promtool on PATH)'}`, () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'compose-prometheus-'));
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+describe.skipIf(!hasPromtool)(
+  `Prometheus as compose mounts it${hasPromtool ? '' : ' (skipped: no promtool on PATH)'}`,
+  () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'compose-prometheus-'));
+    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  const alertsIn = (text: string): number => text.match(/^\s+- alert:/gm)?.length ?? 0;
+    const alertsIn = (text: string): number => text.match(/^\s+- alert:/gm)?.length ?? 0;
 
-  it.each(['alerts.yaml', 'alerts.quick.yaml'])('with AGENT_INCIDENTS_ALERTS=%s, promtool loads the config and rules from the mounted layout', (alerts) => {
-    // The container's /etc/prometheus, rebuilt from the bind mounts as symbolic links.
-    const dir = join(scratch, alerts);
-    const promConfig = flag(services.prometheus!.command, '--config.file')!;
-    for (const { source, target } of binds(services.prometheus!, { AGENT_INCIDENTS_ALERTS: alerts })) {
-      const link = join(dir, posix.relative(posix.dirname(promConfig), target));
-      mkdirSync(dirname(link), { recursive: true });
-      symlinkSync(join(root, source), link);
-    }
-    const result = spawnSync('promtool', ['check', 'config', join(dir, posix.basename(promConfig))], { encoding: 'utf8', timeout: 60_000 });
-    expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
-    expect(`${result.stdout}${result.stderr}`).toContain('SUCCESS: 12 rules found');
-    const rules = readFileSync(join(dir, 'alerts.yaml'), 'utf8');
-    expect(alertsIn(rules)).toBe(alertsIn(read('deploy/prometheus/alerts.yaml')));
-    expect(rules.includes('keep_firing_for')).toBe(alerts === 'alerts.quick.yaml');
-  });
-});
+    it.each(['alerts.yaml', 'alerts.quick.yaml'])(
+      'with AGENT_INCIDENTS_ALERTS=%s, promtool loads the config and rules from the mounted layout',
+      (alerts) => {
+        // The container's /etc/prometheus, rebuilt from the bind mounts as symbolic links.
+        const dir = join(scratch, alerts);
+        const promConfig = flag(services.prometheus!.command, '--config.file')!;
+        for (const { source, target } of binds(services.prometheus!, { AGENT_INCIDENTS_ALERTS: alerts })) {
+          const link = join(dir, posix.relative(posix.dirname(promConfig), target));
+          mkdirSync(dirname(link), { recursive: true });
+          symlinkSync(join(root, source), link);
+        }
+        const result = spawnSync('promtool', ['check', 'config', join(dir, posix.basename(promConfig))], {
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
+        expect(`${result.stdout}${result.stderr}`).toContain('SUCCESS: 12 rules found');
+        const rules = readFileSync(join(dir, 'alerts.yaml'), 'utf8');
+        expect(alertsIn(rules)).toBe(alertsIn(read('deploy/prometheus/alerts.yaml')));
+        expect(rules.includes('keep_firing_for')).toBe(alerts === 'alerts.quick.yaml');
+      },
+    );
+  },
+);
 
 const composeCheck = join(root, '.cache/bin/compose-check');
 const hasComposeCheck = existsSync(composeCheck);
@@ -272,15 +331,24 @@ describe.skipIf(!hasComposeCheck)(
     const scratch = mkdtempSync(join(tmpdir(), 'compose-check-'));
     afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-    const check = (file: string, env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } => {
-      const result = spawnSync(composeCheck, [file], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
+    const check = (
+      file: string,
+      env: Record<string, string> = {},
+    ): { status: number | null; stdout: string; stderr: string } => {
+      const result = spawnSync(composeCheck, [file], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, ...env },
+        timeout: 60_000,
+      });
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     };
 
     it('deploy/compose.yaml loads as docker compose would load it, with the bind mounts read above', () => {
       const { status, stdout, stderr } = check(COMPOSE);
       expect(status, stderr).toBe(0);
-      const project = JSON.parse(stdout) as { services: Record<string, { volumes?: { type: string; source: string }[] }> };
+      const project = JSON.parse(stdout) as {
+        services: Record<string, { volumes?: { type: string; source: string }[] }>;
+      };
       for (const [name, service] of Object.entries(project.services)) {
         const loaded = (service.volumes ?? []).filter((v) => v.type === 'bind').map((v) => relative(root, v.source));
         expect(loaded, name).toEqual(binds(services[name]!).map((b) => b.source));
@@ -295,7 +363,13 @@ describe.skipIf(!hasComposeCheck)(
 
     it('rejects a file that breaks the specification (the check is not vacuous)', () => {
       const broken = join(scratch, 'compose.yaml');
-      writeFileSync(broken, read('deploy/compose.yaml').replace('network_mode: service:net', 'network_mode: service:net\n    restart_policy: always'));
+      writeFileSync(
+        broken,
+        read('deploy/compose.yaml').replace(
+          'network_mode: service:net',
+          'network_mode: service:net\n    restart_policy: always',
+        ),
+      );
       const { status, stderr } = check(broken);
       expect(status).not.toBe(0);
       expect(stderr).toContain('restart_policy');
@@ -305,17 +379,26 @@ describe.skipIf(!hasComposeCheck)(
 
 /** The binary the e2e runs each config service's file on: the image's counterpart, built by scripts/ci/. */
 const BINARIES: Record<'collector' | 'jaeger', { path: string; install: string }> = {
-  collector: { path: process.env.AGENT_INCIDENTS_OTELCOL_LB || join(root, '.cache/bin/otelcol-lb'), install: 'scripts/ci/install-otelcol-lb.sh' },
-  jaeger: { path: process.env.AGENT_INCIDENTS_JAEGER || join(root, '.cache/bin/jaeger'), install: 'scripts/ci/install-jaeger.sh' },
+  collector: {
+    path: process.env.AGENT_INCIDENTS_OTELCOL_LB || join(root, '.cache/bin/otelcol-lb'),
+    install: 'scripts/ci/install-otelcol-lb.sh',
+  },
+  jaeger: {
+    path: process.env.AGENT_INCIDENTS_JAEGER || join(root, '.cache/bin/jaeger'),
+    install: 'scripts/ci/install-jaeger.sh',
+  },
 };
 
 describe('images and the binaries the e2e builds', () => {
   it('the collector image is otelcol-contrib of the collector-contrib release otelcol-lb is built from', () => {
     const goMod = read('scripts/ci/otelcol-lb-wrapper/go.mod');
-    const release = /opentelemetry-collector-contrib\/connector\/spanmetricsconnector v(\d+\.\d+\.\d+)/.exec(goMod)?.[1];
+    const release = /opentelemetry-collector-contrib\/connector\/spanmetricsconnector v(\d+\.\d+\.\d+)/.exec(
+      goMod,
+    )?.[1];
     expect(release).toBeDefined();
     // Every collector-contrib module of the build is of that one release.
-    for (const [, version] of goMod.matchAll(/opentelemetry-collector-contrib\/\S+ v(\S+)/g)) expect(version).toBe(release);
+    for (const [, version] of goMod.matchAll(/opentelemetry-collector-contrib\/\S+ v(\S+)/g))
+      expect(version).toBe(release);
     expect(services.collector!.image).toBe(`otel/opentelemetry-collector-contrib:${release}`);
     expect(read(BINARIES.collector.install)).toContain(`RELEASE=v${release} `);
   });
@@ -330,39 +413,52 @@ describe('images and the binaries the e2e builds', () => {
 for (const name of ['collector', 'jaeger'] as const) {
   const { path: binary, install } = BINARIES[name];
   const present = existsSync(binary);
-  describe.skipIf(!present)(`${name}: the binary the e2e runs, with the compose environment${present ? '' : ` (skipped: run ${install})`}`, () => {
-    /** `<binary> print-config` of a file: the configuration after `${env:…}` substitution. */
-    const printConfig = (file: string, env: Record<string, string>): Record<string, unknown> => {
-      const result = spawnSync(binary, ['print-config', `--config=${file}`], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
-      expect(result.status, result.stderr).toBe(0);
-      return parse(result.stdout) as Record<string, unknown>;
-    };
-
-    it('validates and resolves to the listeners this test reads from the file', () => {
-      const service = services[name]!;
-      const file = binds(service)[0]!.source;
-      const env = service.environment ?? {};
-      const validate = spawnSync(binary, ['validate', `--config=${file}`], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
-      expect(validate.status, validate.stderr).toBe(0);
-      const resolved: Listeners = new Map();
-      const walk = (node: unknown): void => {
-        if (node === null || typeof node !== 'object') return;
-        for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-          if (key === 'endpoint' && typeof value === 'string' && /^[\d.]+:\d+$/.test(value)) {
-            const [host, port] = hostPort(value);
-            resolved.set(port, host);
-          } else walk(value);
-        }
+  describe.skipIf(!present)(
+    `${name}: the binary the e2e runs, with the compose environment${present ? '' : ` (skipped: run ${install})`}`,
+    () => {
+      /** `<binary> print-config` of a file: the configuration after `${env:…}` substitution. */
+      const printConfig = (file: string, env: Record<string, string>): Record<string, unknown> => {
+        const result = spawnSync(binary, ['print-config', `--config=${file}`], {
+          cwd: root,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, ...env },
+          timeout: 60_000,
+        });
+        expect(result.status, result.stderr).toBe(0);
+        return parse(result.stdout) as Record<string, unknown>;
       };
-      const doc = printConfig(file, env);
-      walk(doc.receivers);
-      walk(doc.extensions);
-      expect(resolved.size).toBeGreaterThan(0);
-      for (const [port, host] of resolved) expect(collectorListeners(file, env).get(port), `port ${port}`).toBe(host);
-      expect([...resolved.values()]).toContain('0.0.0.0');
-      // Without the compose environment the same file stays on loopback (the e2e and local path).
-      const local = printConfig(file, {});
-      expect(JSON.stringify(local)).not.toContain('0.0.0.0');
-    });
-  });
+
+      it('validates and resolves to the listeners this test reads from the file', () => {
+        const service = services[name]!;
+        const file = binds(service)[0]!.source;
+        const env = service.environment ?? {};
+        const validate = spawnSync(binary, ['validate', `--config=${file}`], {
+          cwd: root,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, ...env },
+          timeout: 60_000,
+        });
+        expect(validate.status, validate.stderr).toBe(0);
+        const resolved: Listeners = new Map();
+        const walk = (node: unknown): void => {
+          if (node === null || typeof node !== 'object') return;
+          for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+            if (key === 'endpoint' && typeof value === 'string' && /^[\d.]+:\d+$/.test(value)) {
+              const [host, port] = hostPort(value);
+              resolved.set(port, host);
+            } else walk(value);
+          }
+        };
+        const doc = printConfig(file, env);
+        walk(doc.receivers);
+        walk(doc.extensions);
+        expect(resolved.size).toBeGreaterThan(0);
+        for (const [port, host] of resolved) expect(collectorListeners(file, env).get(port), `port ${port}`).toBe(host);
+        expect([...resolved.values()]).toContain('0.0.0.0');
+        // Without the compose environment the same file stays on loopback (the e2e and local path).
+        const local = printConfig(file, {});
+        expect(JSON.stringify(local)).not.toContain('0.0.0.0');
+      });
+    },
+  );
 }

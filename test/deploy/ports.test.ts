@@ -47,13 +47,19 @@ function listenedPorts(): Map<number, string[]> {
     // Listeners only: receivers, extensions, the Prometheus exporter and the collector's own telemetry.
     walk(doc.receivers);
     walk(doc.extensions);
-    for (const [id, exporter] of Object.entries((doc.exporters as Record<string, unknown>) ?? {})) if (id.startsWith('prometheus')) walk(exporter);
+    for (const [id, exporter] of Object.entries((doc.exporters as Record<string, unknown>) ?? {}))
+      if (id.startsWith('prometheus')) walk(exporter);
     walk((doc.service as Record<string, unknown>).telemetry);
     // The scale-out tier 1 names its sidecars' listeners (each sidecar's AGENT_INCIDENTS_SIDECAR_LISTEN).
-    const balancing = (doc.exporters as Record<string, { resolver?: { static?: { hostnames?: string[] } } }> | undefined)?.load_balancing;
+    const balancing = (
+      doc.exporters as Record<string, { resolver?: { static?: { hostnames?: string[] } } }> | undefined
+    )?.load_balancing;
     for (const host of balancing?.resolver?.static?.hostnames ?? []) ports.set(Number(/:(\d+)$/.exec(host)![1]), file);
   }
-  ports.set(loadGatewayConfig(join(root, 'deploy/collector/gateway.yaml')).listen.port, 'deploy/collector/gateway.yaml');
+  ports.set(
+    loadGatewayConfig(join(root, 'deploy/collector/gateway.yaml')).listen.port,
+    'deploy/collector/gateway.yaml',
+  );
   const compose = read('deploy/compose.yaml');
   ports.set(Number(/--web\.listen-address=[\d.]+:(\d+)/.exec(compose)![1]), 'deploy/compose.yaml (prometheus)');
   ports.set(Number(/GF_SERVER_HTTP_PORT: '(\d+)'/.exec(compose)![1]), 'deploy/compose.yaml (grafana)');
@@ -65,27 +71,39 @@ function listenedPorts(): Map<number, string[]> {
  * (a listen.port the operator picks; deploy/collector/scale-out.yaml names it), and the fake provider's
  * random port in the examples' sample output.
  */
-const EXEMPT = (line: string, port: number): boolean => (port === 4329 && /gateway|4427/.test(line)) || /Fake provider on/.test(line);
+const EXEMPT = (line: string, port: number): boolean =>
+  (port === 4329 && /gateway|4427/.test(line)) || /Fake provider on/.test(line);
 
-const DOCS = ['README.md', ...files('docs', /\.md$/), ...files('examples', /^README\.md$/), ...files('deploy', /\.md$/), ...files('src/cli', /\.ts$/)];
+const DOCS = [
+  'README.md',
+  ...files('docs', /\.md$/),
+  ...files('examples', /^README\.md$/),
+  ...files('deploy', /\.md$/),
+  ...files('src/cli', /\.ts$/),
+];
 
 describe('ports', () => {
   const listened = listenedPorts();
 
   it('finds the listeners of the whole stack', () => {
-    expect([...listened.keys()].sort((a, b) => a - b)).toEqual(expect.arrayContaining([3000, 4317, 4318, 4319, 4320, 8888, 8889, 9090, 14317, 14318, 16685, 16686]));
+    expect([...listened.keys()].sort((a, b) => a - b)).toEqual(
+      expect.arrayContaining([3000, 4317, 4318, 4319, 4320, 8888, 8889, 9090, 14317, 14318, 16685, 16686]),
+    );
   });
 
-  it.each(DOCS.map((f) => relative(root, join(root, f))))('%s names only loopback ports a shipped config listens on', (file) => {
-    const wrong: string[] = [];
-    for (const [n, line] of read(file).split('\n').entries()) {
-      for (const m of line.matchAll(/(?:127\.0\.0\.1|localhost|0\.0\.0\.0):(\d{2,5})/g)) {
-        const port = Number(m[1]);
-        if (!listened.has(port) && !EXEMPT(line, port)) wrong.push(`${file}:${n + 1}: ${m[0]}`);
+  it.each(DOCS.map((f) => relative(root, join(root, f))))(
+    '%s names only loopback ports a shipped config listens on',
+    (file) => {
+      const wrong: string[] = [];
+      for (const [n, line] of read(file).split('\n').entries()) {
+        for (const m of line.matchAll(/(?:127\.0\.0\.1|localhost|0\.0\.0\.0):(\d{2,5})/g)) {
+          const port = Number(m[1]);
+          if (!listened.has(port) && !EXEMPT(line, port)) wrong.push(`${file}:${n + 1}: ${m[0]}`);
+        }
       }
-    }
-    expect(wrong).toEqual([]);
-  });
+      expect(wrong).toEqual([]);
+    },
+  );
 
   it('docs/quickstart.md has one row per port, naming the file that sets it', () => {
     const rows = read('docs/quickstart.md')
@@ -93,7 +111,8 @@ describe('ports', () => {
       .filter((l) => /^\| \**\d/.test(l))
       .map((l) => l.split('|').map((c) => c.trim()));
     const tabled = new Map<number, string>();
-    for (const row of rows) for (const port of row[1]!.replace(/\*/g, '').split(/,\s*/)) tabled.set(Number(port), row[3]!);
+    for (const row of rows)
+      for (const port of row[1]!.replace(/\*/g, '').split(/,\s*/)) tabled.set(Number(port), row[3]!);
     for (const [port, sources] of listened) {
       // The scale-out recipe has its own ports (docs/gateway.md); it reuses 4317/4318 for its tier 1.
       const pipeline = sources.filter((f) => !f.startsWith('deploy/collector/scale-out'));

@@ -25,7 +25,10 @@ const promtoolTitle = (title: string): string => (hasPromtool ? title : `${title
 /** Runs promtool in the repository root; stdout and stderr together, for the failure message. */
 function promtool(args: string[]): { status: number | null; output: string } {
   const result = spawnSync('promtool', args, { cwd: root, encoding: 'utf8', timeout: 60_000 });
-  return { status: result.status, output: `${result.stdout}${result.stderr}${result.error ? String(result.error) : ''}` };
+  return {
+    status: result.status,
+    output: `${result.stdout}${result.stderr}${result.error ? String(result.error) : ''}`,
+  };
 }
 
 /** The metric names of the contract: spanmetrics over run spans, and the gateway's own metrics. */
@@ -41,7 +44,6 @@ const CONTRACT_METRICS = new Set([
   'agent_incidents_gateway_verdicts_revised_total',
 ]);
 
-
 /** Label values a query may filter on, per label: the closed lists. */
 const CLOSED_VALUES: Record<string, readonly string[]> = {
   incident_outcome: OUTCOMES,
@@ -53,7 +55,19 @@ const CLOSED_VALUES: Record<string, readonly string[]> = {
   reason: [...REFUSAL_REASONS, ...DROP_REASONS],
 };
 
-const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right']);
+const KEYWORDS = new Set([
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+]);
 
 /** Metric names an expression selects (identifiers that are not functions, keywords, labels or durations). */
 function metricNames(expr: string): string[] {
@@ -167,7 +181,9 @@ describe('promtool', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dashboard-promql-'));
     try {
       const file = join(dir, 'dashboard-exprs.yaml');
-      const body = exprs.map((e, i) => `      - record: dashboard:expr${i}\n        expr: ${JSON.stringify(e)}`).join('\n');
+      const body = exprs
+        .map((e, i) => `      - record: dashboard:expr${i}\n        expr: ${JSON.stringify(e)}`)
+        .join('\n');
       writeFileSync(file, `groups:\n  - name: dashboard\n    rules:\n${body}\n`);
       const { status, output } = promtool(['check', 'rules', file]);
       expect(status, output).toBe(0);
@@ -217,8 +233,14 @@ describe('alert rules', () => {
     const cases = tests.tests.flatMap((t) => t.alert_rule_test ?? []);
     for (const alert of alerts) {
       const mine = cases.filter((c) => c.alertname === alert.alert);
-      expect(mine.some((c) => (c.exp_alerts ?? []).length > 0), `${alert.alert} fires`).toBe(true);
-      expect(mine.some((c) => (c.exp_alerts ?? []).length === 0), `${alert.alert} stays quiet`).toBe(true);
+      expect(
+        mine.some((c) => (c.exp_alerts ?? []).length > 0),
+        `${alert.alert} fires`,
+      ).toBe(true);
+      expect(
+        mine.some((c) => (c.exp_alerts ?? []).length === 0),
+        `${alert.alert} stays quiet`,
+      ).toBe(true);
     }
   });
 });
@@ -238,10 +260,15 @@ describe('Grafana dashboard deploy/grafana/agent-incidents.json', () => {
     for (const input of inputs) expect(input).toMatchObject({ type: 'datasource', pluginId: 'prometheus' });
     expect(dashboardText).not.toContain('DS_TEMPO');
     for (const panel of allPanels) {
-      for (const target of panel.targets ?? []) expect((target as { datasource?: { uid?: string } }).datasource?.uid, panel.title).toBe('${DS_PROMETHEUS}');
+      for (const target of panel.targets ?? [])
+        expect((target as { datasource?: { uid?: string } }).datasource?.uid, panel.title).toBe('${DS_PROMETHEUS}');
     }
     // The trace data source variables appear in data links only: a missing one empties a link, no panel.
-    const withoutLinks = JSON.stringify({ ...dashboard, panels: allPanels.map((p) => ({ ...p, fieldConfig: undefined })), templating: undefined });
+    const withoutLinks = JSON.stringify({
+      ...dashboard,
+      panels: allPanels.map((p) => ({ ...p, fieldConfig: undefined })),
+      templating: undefined,
+    });
     expect(withoutLinks).not.toMatch(/trace_jaeger|trace_tempo/);
     // And the way to traces is explained on the dashboard itself, for whichever backend there is.
     const text = allPanels.find((p) => p.type === 'text') as { options?: { content?: string } } | undefined;
@@ -269,7 +296,10 @@ describe('Grafana dashboard deploy/grafana/agent-incidents.json', () => {
     expect(dashboardExprs.length).toBeGreaterThan(0);
     for (const expr of dashboardExprs) {
       expect(metricNames(expr).length, expr).toBeGreaterThan(0);
-      expect(metricNames(expr).filter((n) => !CONTRACT_METRICS.has(n)), expr).toEqual([]);
+      expect(
+        metricNames(expr).filter((n) => !CONTRACT_METRICS.has(n)),
+        expr,
+      ).toEqual([]);
     }
     expect(variableQueries).toContainEqual(['agent_incidents_calls_total', 'service_name']);
     for (const [metric] of variableQueries) expect(CONTRACT_METRICS.has(metric), metric).toBe(true);
@@ -286,17 +316,33 @@ describe('Grafana dashboard deploy/grafana/agent-incidents.json', () => {
     const table = allPanels.find((p) => p.type === 'table');
     const links = table?.fieldConfig?.defaults?.links ?? [];
     const jaeger = links.find((l) => l.url.startsWith('${jaeger_url}/search?service=${__data.fields.service_name}'));
-    expect(decodeURIComponent(jaeger?.url ?? '')).toContain('tags={"incident.cause":"${__data.fields.incident_cause}"}');
-    const explore = links.filter((l) => l.url.startsWith('/explore')).map((l) => JSON.parse(decodeURIComponent(l.url.split('panes=')[1]!)) as { traces: { datasource: string; queries: Record<string, unknown>[] } });
+    expect(decodeURIComponent(jaeger?.url ?? '')).toContain(
+      'tags={"incident.cause":"${__data.fields.incident_cause}"}',
+    );
+    const explore = links
+      .filter((l) => l.url.startsWith('/explore'))
+      .map(
+        (l) =>
+          JSON.parse(decodeURIComponent(l.url.split('panes=')[1]!)) as {
+            traces: { datasource: string; queries: Record<string, unknown>[] };
+          },
+      );
     const jaegerExplore = explore.find((e) => e.traces.datasource === '${trace_jaeger}');
-    expect(jaegerExplore?.traces.queries[0]).toMatchObject({ queryType: 'search', service: '${__data.fields.service_name}', tags: 'incident.cause=${__data.fields.incident_cause}' });
+    expect(jaegerExplore?.traces.queries[0]).toMatchObject({
+      queryType: 'search',
+      service: '${__data.fields.service_name}',
+      tags: 'incident.cause=${__data.fields.incident_cause}',
+    });
     const tempo = explore.find((e) => e.traces.datasource === '${trace_tempo}');
     expect(tempo?.traces.queries[0]?.query).toContain('span.incident.cause = "${__data.fields.incident_cause}"');
     expect(table?.targets?.[0]?.expr).toMatch(/by \(service_name, incident_cause\)/);
   });
 
   it('the metric-name and label-value checks catch what they should', () => {
-    expect(metricNames('sum by (a) (rate(foo_total{x="y"}[5m])) / on (b) bar offset 1h > 0.05')).toEqual(['foo_total', 'bar']);
+    expect(metricNames('sum by (a) (rate(foo_total{x="y"}[5m])) / on (b) bar offset 1h > 0.05')).toEqual([
+      'foo_total',
+      'bar',
+    ]);
     expect(valuesOutsideClosedLists('x{incident_cause=~"user_cancel|socket_drop", incident_outcome!="ok"}')).toEqual([
       'incident_cause=~"socket_drop"',
       'incident_outcome!="ok"',

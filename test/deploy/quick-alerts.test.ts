@@ -23,12 +23,14 @@ interface Rule {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
 }
-const rulesOf = (path: string): Rule[] => (parse(read(path)) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
+const rulesOf = (path: string): Rule[] =>
+  (parse(read(path)) as { groups: { rules: Rule[] }[] }).groups.flatMap((g) => g.rules);
 const source = rulesOf('deploy/prometheus/alerts.yaml');
 const quick = rulesOf('deploy/prometheus/alerts.quick.yaml');
 
 const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
-const seconds = (d: string): number => [...d.matchAll(/(\d+)(ms|[smhd])/g)].reduce((t, [, n, u]) => t + Number(n) * UNITS[u!]!, 0);
+const seconds = (d: string): number =>
+  [...d.matchAll(/(\d+)(ms|[smhd])/g)].reduce((t, [, n, u]) => t + Number(n) * UNITS[u!]!, 0);
 const DURATION = /\[(\d+(?:ms|[smhd]))+\]|offset\s+(\d+(?:ms|[smhd]))+/g;
 /** The windows and offsets of an expression, in seconds, in order. */
 const windows = (expr: string): number[] => [...expr.matchAll(DURATION)].map((m) => seconds(m[0]));
@@ -40,7 +42,10 @@ const hasPromtool = probe.error === undefined && probe.status === 0;
 
 describe('deploy/prometheus/alerts.quick.yaml', () => {
   it('is what scripts/ci/quick-alerts.mjs generates from alerts.yaml today', () => {
-    const result = spawnSync(process.execPath, ['scripts/ci/quick-alerts.mjs', '--check'], { cwd: root, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['scripts/ci/quick-alerts.mjs', '--check'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(result.status, result.stderr).toBe(0);
   });
 
@@ -54,7 +59,9 @@ describe('deploy/prometheus/alerts.quick.yaml', () => {
       expect(windows(fast.expr), name).toEqual(windows(rule.expr).map((s) => s / 10));
       expect(fast.labels, name).toEqual(rule.labels);
       expect(fast.annotations, name).toEqual(rule.annotations);
-      expect(fast.for === undefined ? undefined : seconds(fast.for), name).toBe(rule.for === undefined ? undefined : seconds(rule.for) / 10);
+      expect(fast.for === undefined ? undefined : seconds(fast.for), name).toBe(
+        rule.for === undefined ? undefined : seconds(rule.for) / 10,
+      );
       expect(fast.keep_firing_for, name).toBe(rule.alert ? '10m' : undefined);
     }
   });
@@ -68,16 +75,28 @@ describe('deploy/prometheus/alerts.quick.yaml', () => {
     for (const test of tests.tests) {
       // The demo's series appear after `_xN` blank 5-second scrapes.
       const demoAt = Math.max(...test.input_series.map((s) => Number(/^_x(\d+)/.exec(s.values)?.[1] ?? 0) * 5));
-      const firstFiring = Math.min(...test.alert_rule_test.filter((t) => (t.exp_alerts ?? []).length > 0).map((t) => seconds(t.eval_time)));
+      const firstFiring = Math.min(
+        ...test.alert_rule_test.filter((t) => (t.exp_alerts ?? []).length > 0).map((t) => seconds(t.eval_time)),
+      );
       expect(firstFiring - demoAt).toBeLessThanOrEqual(120);
     }
   });
 
-  it.skipIf(!hasPromtool)(`promtool check rules and test rules pass${hasPromtool ? '' : ' (skipped: no promtool on PATH)'}`, () => {
-    const check = spawnSync('promtool', ['check', 'rules', 'deploy/prometheus/alerts.quick.yaml'], { cwd: root, encoding: 'utf8' });
-    expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
-    const test = spawnSync('promtool', ['test', 'rules', 'deploy/prometheus/alerts.quick.test.yaml'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-    expect(test.status, `${test.stdout}${test.stderr}`).toBe(0);
-    expect(test.stdout).toContain('SUCCESS');
-  });
+  it.skipIf(!hasPromtool)(
+    `promtool check rules and test rules pass${hasPromtool ? '' : ' (skipped: no promtool on PATH)'}`,
+    () => {
+      const check = spawnSync('promtool', ['check', 'rules', 'deploy/prometheus/alerts.quick.yaml'], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
+      const test = spawnSync('promtool', ['test', 'rules', 'deploy/prometheus/alerts.quick.test.yaml'], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(test.status, `${test.stdout}${test.stderr}`).toBe(0);
+      expect(test.stdout).toContain('SUCCESS');
+    },
+  );
 });

@@ -46,7 +46,8 @@ const CONFIGS = [join(ROOT, 'otel-collector-config.yaml'), ...yamlFiles(join(ROO
 /** The component types a config uses, by kind (`otlp/folded` is of type `otlp`). */
 function componentsOf(doc: Doc): Record<Kind, string[]> {
   const out = {} as Record<Kind, string[]>;
-  for (const kind of KINDS) out[kind] = Object.keys((doc[kind] as Doc | undefined) ?? {}).map((id) => id.split('/')[0]!);
+  for (const kind of KINDS)
+    out[kind] = Object.keys((doc[kind] as Doc | undefined) ?? {}).map((id) => id.split('/')[0]!);
   return out;
 }
 
@@ -58,20 +59,33 @@ function withDefaults(value: unknown): string {
 /** `<binary> validate --config=<file>`: exit status and output (the version banner left out). */
 function validateWith(binary: string, file: string): { status: number | null; output: string } {
   const result = spawnSync(binary, ['validate', `--config=${file}`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-  return { status: result.status, output: `${result.stdout}${result.stderr}`.replace(/^.*application version.*\n/gm, '') };
+  return {
+    status: result.status,
+    output: `${result.stdout}${result.stderr}`.replace(/^.*application version.*\n/gm, ''),
+  };
 }
 
 /** The component types a collector binary has, by kind (`<binary> components`). */
 function componentsIn(binary: string | undefined): Record<Kind, Set<string>> {
   if (!binary) return Object.fromEntries(KINDS.map((k) => [k, new Set<string>()])) as Record<Kind, Set<string>>;
-  const listed = parse(spawnSync(binary, ['components'], { encoding: 'utf8', timeout: 60_000 }).stdout) as Record<string, { name: string }[] | null>;
-  return Object.fromEntries(KINDS.map((k) => [k, new Set((listed[k] ?? []).map((c) => c.name))])) as Record<Kind, Set<string>>;
+  const listed = parse(spawnSync(binary, ['components'], { encoding: 'utf8', timeout: 60_000 }).stdout) as Record<
+    string,
+    { name: string }[] | null
+  >;
+  return Object.fromEntries(KINDS.map((k) => [k, new Set((listed[k] ?? []).map((c) => c.name))])) as Record<
+    Kind,
+    Set<string>
+  >;
 }
 
 /** The components `file` uses that `available` lacks, as `kind.type`. */
 function missingFrom(available: Record<Kind, Set<string>>, file: string): string[] {
   const used = componentsOf(read(join(ROOT, file)));
-  return [...new Set(KINDS.flatMap((kind) => used[kind].filter((type) => !available[kind].has(type)).map((type) => `${kind}.${type}`)))];
+  return [
+    ...new Set(
+      KINDS.flatMap((kind) => used[kind].filter((type) => !available[kind].has(type)).map((type) => `${kind}.${type}`)),
+    ),
+  ];
 }
 
 /** Every `endpoint`/`host`/`hostnames` value in a document, with its path. */
@@ -81,7 +95,8 @@ function addresses(node: unknown, path = ''): [string, string][] {
   return Object.entries(node as Doc).flatMap(([key, value]) => {
     const here = path ? `${path}.${key}` : key;
     if ((key === 'endpoint' || key === 'host') && typeof value !== 'object') return [[here, withDefaults(value)]];
-    if (key === 'hostnames' && Array.isArray(value)) return value.map((v, i): [string, string] => [`${here}[${i}]`, withDefaults(v)]);
+    if (key === 'hostnames' && Array.isArray(value))
+      return value.map((v, i): [string, string] => [`${here}[${i}]`, withDefaults(v)]);
     return addresses(value, here);
   });
 }
@@ -89,7 +104,12 @@ function addresses(node: unknown, path = ''): [string, string][] {
 describe('shipped collector configurations', () => {
   it('finds the collector configurations', () => {
     expect(CONFIGS).toEqual(
-      expect.arrayContaining(['otel-collector-config.yaml', 'deploy/jaeger/jaeger.yaml', 'deploy/collector/scale-out.yaml', 'deploy/collector/scale-out-sidecar.yaml']),
+      expect.arrayContaining([
+        'otel-collector-config.yaml',
+        'deploy/jaeger/jaeger.yaml',
+        'deploy/collector/scale-out.yaml',
+        'deploy/collector/scale-out-sidecar.yaml',
+      ]),
     );
     expect(CONFIGS).not.toContain('deploy/collector/gateway.yaml');
   });
@@ -122,7 +142,10 @@ describe('shipped collector configurations', () => {
 
   it('deploy/collector/scale-out.yaml routes by trace ID to two sidecars, the first at scale-out-sidecar.yaml’s default address', () => {
     const tier1 = read(join(ROOT, 'deploy/collector/scale-out.yaml'));
-    const balancing = (tier1.exporters as Doc).load_balancing as { routing_key: string; resolver: { static: { hostnames: string[] } } };
+    const balancing = (tier1.exporters as Doc).load_balancing as {
+      routing_key: string;
+      resolver: { static: { hostnames: string[] } };
+    };
     expect(balancing.routing_key).toBe('traceID');
     const hostnames = balancing.resolver.static.hostnames;
     expect(hostnames).toHaveLength(2);
@@ -143,7 +166,10 @@ describe('shipped collector configurations', () => {
       'incident.phase',
       'incident.retry_safety',
     ]);
-    const pipelines = (collector.service as Doc).pipelines as Record<string, { processors?: string[]; exporters?: string[] }>;
+    const pipelines = (collector.service as Doc).pipelines as Record<
+      string,
+      { processors?: string[]; exporters?: string[] }
+    >;
     const feeding = Object.values(pipelines).filter((p) => p.exporters?.includes('span_metrics'));
     expect(feeding).toHaveLength(1);
     expect(feeding[0]!.processors).toContain('filter/runs');
@@ -154,37 +180,45 @@ describe('shipped collector configurations', () => {
 
 const jaeger = jaegerBinary();
 
-describe.skipIf(!jaeger)(`jaeger validate${jaeger ? '' : ` (skipped: no Jaeger binary at ${JAEGER_PATH}; run scripts/ci/install-jaeger.sh)`}`, () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'agent-incidents-configs-'));
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+describe.skipIf(!jaeger)(
+  `jaeger validate${jaeger ? '' : ` (skipped: no Jaeger binary at ${JAEGER_PATH}; run scripts/ci/install-jaeger.sh)`}`,
+  () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'agent-incidents-configs-'));
+    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  /** The component types this Jaeger build has, by kind. */
-  const available = componentsIn(jaeger);
+    /** The component types this Jaeger build has, by kind. */
+    const available = componentsIn(jaeger);
 
-  for (const file of CONFIGS) {
-    const missing = jaeger ? missingFrom(available, file) : [];
-    if (missing.length > 0) {
-      it.skip(`${file} (skipped: needs ${missing.join(', ')}, which this Jaeger build lacks; otelcol-lb validates it below)`, () => {});
-      continue;
+    for (const file of CONFIGS) {
+      const missing = jaeger ? missingFrom(available, file) : [];
+      if (missing.length > 0) {
+        it.skip(`${file} (skipped: needs ${missing.join(', ')}, which this Jaeger build lacks; otelcol-lb validates it below)`, () => {});
+        continue;
+      }
+      it(`${file} passes jaeger validate`, () => {
+        const { status, output } = validateWith(jaeger!, file);
+        expect(status, output).toBe(0);
+      });
     }
-    it(`${file} passes jaeger validate`, () => {
-      const { status, output } = validateWith(jaeger!, file);
-      expect(status, output).toBe(0);
+
+    it('covers the trace backend, deploy/jaeger/jaeger.yaml', () => {
+      expect(CONFIGS.filter((file) => missingFrom(available, file).length === 0)).toContain(
+        'deploy/jaeger/jaeger.yaml',
+      );
     });
-  }
 
-  it('covers the trace backend, deploy/jaeger/jaeger.yaml', () => {
-    expect(CONFIGS.filter((file) => missingFrom(available, file).length === 0)).toContain('deploy/jaeger/jaeger.yaml');
-  });
-
-  it('rejects a broken configuration (the check is not vacuous)', () => {
-    const broken = join(scratch, 'broken.yaml');
-    writeFileSync(broken, readFileSync(join(ROOT, 'deploy/jaeger/jaeger.yaml'), 'utf8').replace('max_traces:', 'max_trace_count:'));
-    const { status, output } = validateWith(jaeger!, broken);
-    expect(status).not.toBe(0);
-    expect(output).toContain('max_trace_count');
-  });
-});
+    it('rejects a broken configuration (the check is not vacuous)', () => {
+      const broken = join(scratch, 'broken.yaml');
+      writeFileSync(
+        broken,
+        readFileSync(join(ROOT, 'deploy/jaeger/jaeger.yaml'), 'utf8').replace('max_traces:', 'max_trace_count:'),
+      );
+      const { status, output } = validateWith(jaeger!, broken);
+      expect(status).not.toBe(0);
+      expect(output).toContain('max_trace_count');
+    });
+  },
+);
 
 const otelcolLb = otelcolLbBinary();
 
@@ -199,7 +233,7 @@ describe.skipIf(!otelcolLb)(
     /** The shipped configurations otelcol-lb has every component for. */
     const covered = CONFIGS.filter((file) => otelcolLb && missingFrom(available, file).length === 0);
 
-    it('covers every collector configuration but Jaeger\'s own, by the current component names', () => {
+    it("covers every collector configuration but Jaeger's own, by the current component names", () => {
       // `components` lists each component by its current name only (span_metrics, otlp_http, otlp_grpc,
       // load_balancing), not by a deprecated alias (spanmetrics, otlphttp, otlp, loadbalancing), which
       // would still load, with a warning: a config using one would fall out of `covered` and fail here.
@@ -217,7 +251,10 @@ describe.skipIf(!otelcolLb)(
 
     it('rejects a broken configuration (the check is not vacuous)', () => {
       const broken = join(scratch, 'broken.yaml');
-      writeFileSync(broken, readFileSync(join(ROOT, 'otel-collector-config.yaml'), 'utf8').replace('limit_mib:', 'limit_mebibytes:'));
+      writeFileSync(
+        broken,
+        readFileSync(join(ROOT, 'otel-collector-config.yaml'), 'utf8').replace('limit_mib:', 'limit_mebibytes:'),
+      );
       const { status, output } = validateWith(otelcolLb!, broken);
       expect(status).not.toBe(0);
       expect(output).toContain('limit_mebibytes');
@@ -225,7 +262,13 @@ describe.skipIf(!otelcolLb)(
 
     it('rejects a broken load_balancing exporter (the check is not vacuous)', () => {
       const broken = join(scratch, 'broken-scale-out.yaml');
-      writeFileSync(broken, readFileSync(join(ROOT, 'deploy/collector/scale-out.yaml'), 'utf8').replace('routing_key: traceID', 'routing_key: nonsense'));
+      writeFileSync(
+        broken,
+        readFileSync(join(ROOT, 'deploy/collector/scale-out.yaml'), 'utf8').replace(
+          'routing_key: traceID',
+          'routing_key: nonsense',
+        ),
+      );
       const { status, output } = validateWith(otelcolLb!, broken);
       expect(status).not.toBe(0);
       expect(output).toContain('nonsense');

@@ -94,12 +94,44 @@ class Load {
       const chatId = hex(2 * n + 1, 16);
       ids.push(runId, chatId);
       spans.push(
-        { traceId, spanId: runId, name: 'invoke_agent chaos', kind: 1, startTimeUnixNano: String(now - 5_000_000n), endTimeUnixNano: String(now), attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } }], status: {} },
-        { traceId, spanId: chatId, parentSpanId: runId, name: 'chat model', kind: 3, startTimeUnixNano: String(now - 4_000_000n), endTimeUnixNano: String(now - 1_000_000n), attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }, { key: 'gen_ai.prompt', value: { stringValue: 'x'.repeat(200) } }], status: {} },
+        {
+          traceId,
+          spanId: runId,
+          name: 'invoke_agent chaos',
+          kind: 1,
+          startTimeUnixNano: String(now - 5_000_000n),
+          endTimeUnixNano: String(now),
+          attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } }],
+          status: {},
+        },
+        {
+          traceId,
+          spanId: chatId,
+          parentSpanId: runId,
+          name: 'chat model',
+          kind: 3,
+          startTimeUnixNano: String(now - 4_000_000n),
+          endTimeUnixNano: String(now - 1_000_000n),
+          attributes: [
+            { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+            { key: 'gen_ai.prompt', value: { stringValue: 'x'.repeat(200) } },
+          ],
+          status: {},
+        },
       );
     }
     for (const id of ids) this.sent.add(id);
-    return { body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'chaos' } }] }, scopeSpans: [{ scope: { name: 'chaos' }, spans }] }] }), ids };
+    return {
+      body: JSON.stringify({
+        resourceSpans: [
+          {
+            resource: { attributes: [{ key: 'service.name', value: { stringValue: 'chaos' } }] },
+            scopeSpans: [{ scope: { name: 'chaos' }, spans }],
+          },
+        ],
+      }),
+      ids,
+    };
   }
 
   async #work(): Promise<void> {
@@ -109,7 +141,12 @@ class Load {
       for (let tries = 0; ; tries += 1) {
         let status = 0;
         try {
-          const response = await fetch(`${this.url()}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5_000) });
+          const response = await fetch(`${this.url()}/v1/traces`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+            signal: AbortSignal.timeout(5_000),
+          });
           status = response.status;
           await response.arrayBuffer();
         } catch {
@@ -175,12 +212,22 @@ async function setUp(failingAttempts = 3, queueDir?: (dir: string) => void) {
 }
 
 /** Every acknowledged span delivered, and nothing delivered that was not sent. */
-async function expectDeliveredEqualsAcknowledged(sink: Sink, load: Load, gateway: () => Service, what: string): Promise<void> {
-  await waitFor(`every acknowledged span of ${what} to be delivered`, async () => ([...load.acknowledged].every((id) => sink.delivered.has(id)) ? true : undefined), {
-    timeoutMillis: 60_000,
-    services: [gateway()],
-    describe: () => `sent ${load.sent.size}, acknowledged ${load.acknowledged.size}, delivered ${sink.delivered.size}`,
-  });
+async function expectDeliveredEqualsAcknowledged(
+  sink: Sink,
+  load: Load,
+  gateway: () => Service,
+  what: string,
+): Promise<void> {
+  await waitFor(
+    `every acknowledged span of ${what} to be delivered`,
+    async () => ([...load.acknowledged].every((id) => sink.delivered.has(id)) ? true : undefined),
+    {
+      timeoutMillis: 60_000,
+      services: [gateway()],
+      describe: () =>
+        `sent ${load.sent.size}, acknowledged ${load.acknowledged.size}, delivered ${sink.delivered.size}`,
+    },
+  );
   const report = `${what}: sent ${load.sent.size}, acknowledged ${load.acknowledged.size}, delivered ${sink.delivered.size} distinct (${sink.spans} with duplicates), refusals ${load.refusals}`;
   console.log(report);
   expect(load.acknowledged.size).toBe(load.sent.size);
@@ -233,16 +280,28 @@ describe('the gateway under faults', () => {
     if (device !== 'tmpfs') {
       // Restart the gateway under a 1 MiB file size limit instead (segments are 4 MiB).
       await gateway.stop();
-      const limited = new Service('gateway', 'bash', ['-c', `ulimit -f 1024 && exec "${process.execPath}" "${CLI}" gateway --config "$0"`, join(scratch[0]!, 'gateway.yaml')]);
+      const limited = new Service('gateway', 'bash', [
+        '-c',
+        `ulimit -f 1024 && exec "${process.execPath}" "${CLI}" gateway --config "$0"`,
+        join(scratch[0]!, 'gateway.yaml'),
+      ]);
       services.push(limited);
-      await waitFor('the limited gateway', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined), { timeoutMillis: 15_000, services: [limited], intervalMillis: 100 });
+      await waitFor(
+        'the limited gateway',
+        async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined),
+        { timeoutMillis: 15_000, services: [limited], intervalMillis: 100 },
+      );
     }
     await sink.down();
     load.start(4);
-    await waitFor('a full queue to refuse', async () => {
-      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      return /spans_refused_total\{reason="persistence"\} [1-9]/.test(metrics) ? true : undefined;
-    }, { timeoutMillis: 60_000, services: [], intervalMillis: 200 });
+    await waitFor(
+      'a full queue to refuse',
+      async () => {
+        const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        return /spans_refused_total\{reason="persistence"\} [1-9]/.test(metrics) ? true : undefined;
+      },
+      { timeoutMillis: 60_000, services: [], intervalMillis: 200 },
+    );
     await sink.up();
     await sleep(2_000);
     await load.finish();

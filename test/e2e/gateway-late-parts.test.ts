@@ -26,9 +26,8 @@ import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
 import { createSanitizer } from '../../src/sanitize/sanitizer.js';
-import type { Service} from './support.js';
+import type { Service } from './support.js';
 import { freePort, sleep, startCliGateway, waitFor } from './support.js';
-
 
 type Mode = 'up' | 'down' | 'slow' | 'black-hole';
 
@@ -112,20 +111,64 @@ function splitRun(n: number): SplitRun {
   const now = BigInt(Date.now()) * 1_000_000n;
   const at = (ms: number) => String(now - 5_000_000_000n + BigInt(ms) * 1_000_000n);
   const attempt = (k: number, start: number, error?: { code: number; type: string }) => ({
-    traceId, spanId: hex(16 * n + k, 16), parentSpanId: runId, name: 'chat model', kind: 3, startTimeUnixNano: at(start), endTimeUnixNano: at(start + 50),
-    attributes: [op('chat'), ...(error ? [{ key: 'error.type', value: { stringValue: error.type } }, { key: 'http.response.status_code', value: { intValue: String(error.code) } }] : [])],
+    traceId,
+    spanId: hex(16 * n + k, 16),
+    parentSpanId: runId,
+    name: 'chat model',
+    kind: 3,
+    startTimeUnixNano: at(start),
+    endTimeUnixNano: at(start + 50),
+    attributes: [
+      op('chat'),
+      ...(error
+        ? [
+            { key: 'error.type', value: { stringValue: error.type } },
+            { key: 'http.response.status_code', value: { intValue: String(error.code) } },
+          ]
+        : []),
+    ],
     status: error ? { code: 2, message: error.type } : {},
   });
   const kind = n % 3;
-  const attempts = kind === 0 ? [attempt(1, 10, { code: 503, type: '503' }), attempt(2, 100, { code: 0, type: 'UND_ERR_SOCKET' })]
-    : kind === 1 ? [attempt(1, 10, { code: 503, type: '503' }), attempt(2, 100)]
-    : [attempt(1, 10, { code: 429, type: '429' })];
-  const run = { traceId, spanId: runId, name: 'invoke_agent chaos', kind: 1, startTimeUnixNano: at(0), endTimeUnixNano: at(400), attributes: [op('invoke_agent')], status: {} };
-  const tool = { traceId, spanId: hex(16 * n + 9, 16), parentSpanId: runId, name: 'execute_tool search', kind: 1, startTimeUnixNano: at(200), endTimeUnixNano: at(300), attributes: [op('execute_tool'), { key: 'gen_ai.tool.name', value: { stringValue: 'search' } }], status: {} };
+  const attempts =
+    kind === 0
+      ? [attempt(1, 10, { code: 503, type: '503' }), attempt(2, 100, { code: 0, type: 'UND_ERR_SOCKET' })]
+      : kind === 1
+        ? [attempt(1, 10, { code: 503, type: '503' }), attempt(2, 100)]
+        : [attempt(1, 10, { code: 429, type: '429' })];
+  const run = {
+    traceId,
+    spanId: runId,
+    name: 'invoke_agent chaos',
+    kind: 1,
+    startTimeUnixNano: at(0),
+    endTimeUnixNano: at(400),
+    attributes: [op('invoke_agent')],
+    status: {},
+  };
+  const tool = {
+    traceId,
+    spanId: hex(16 * n + 9, 16),
+    parentSpanId: runId,
+    name: 'execute_tool search',
+    kind: 1,
+    startTimeUnixNano: at(200),
+    endTimeUnixNano: at(300),
+    attributes: [op('execute_tool'), { key: 'gen_ai.tool.name', value: { stringValue: 'search' } }],
+    status: {},
+  };
   return { traceId, runId, requests: [[run, tool], attempts], all: [run, tool, ...attempts] };
 }
 
-const request = (spans: readonly object[]) => JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'late-parts' } }] }, scopeSpans: [{ scope: { name: 'chaos' }, spans }] }] });
+const request = (spans: readonly object[]) =>
+  JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'late-parts' } }] },
+        scopeSpans: [{ scope: { name: 'chaos' }, spans }],
+      },
+    ],
+  });
 
 /** Agents sending split runs, each request retried like the collector's OTLP exporter until acknowledged. */
 class Agents {
@@ -165,7 +208,12 @@ class Agents {
       let status = 0;
       let retryAfter = 0;
       try {
-        const response = await fetch(`${this.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5_000) });
+        const response = await fetch(`${this.url}/v1/traces`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(5_000),
+        });
         status = response.status;
         retryAfter = Number(response.headers.get('retry-after') ?? 0) * 1_000;
         await response.arrayBuffer();
@@ -187,18 +235,31 @@ class Agents {
 }
 
 const sanitizer = createSanitizer();
-const verdictOf = (attributes: Record<string, unknown>) => Object.fromEntries(K.RUN_ATTRIBUTE_KEYS.filter((key) => key in attributes).map((key) => [key, attributes[key]]));
+const verdictOf = (attributes: Record<string, unknown>) =>
+  Object.fromEntries(K.RUN_ATTRIBUTE_KEYS.filter((key) => key in attributes).map((key) => [key, attributes[key]]));
 
 /** The verdict of the run's spans judged in one piece, as one request would have them. */
 function oneRequestVerdict(run: SplitRun): Record<string, unknown> {
-  const options = { policy: DEFAULT_POLICY, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(60_000) };
+  const options = {
+    policy: DEFAULT_POLICY,
+    sanitizer,
+    resources: new ResourceCache(sanitizer),
+    released: new ReleasedRuns(60_000),
+  };
   const judged = judgeTrace(decodeOtlpJsonSpans(JSON.parse(request(run.all))), options, Date.now());
   return verdictOf(judged.spans.find((span) => span.spanContext().spanId === run.runId)?.attributes ?? {});
 }
 
 /** The run's final delivered verdict: its highest revision, or the verdict on its run span. */
-function deliveredVerdict(upstream: Upstream, run: SplitRun, revisions: Map<string, DecodedSpan[]>): Record<string, unknown> | undefined {
-  const latest = (revisions.get(run.runId) ?? []).sort((a, b) => Number(b.attributes[K.ATTR_INCIDENT_REVISION_NUMBER]) - Number(a.attributes[K.ATTR_INCIDENT_REVISION_NUMBER]))[0];
+function deliveredVerdict(
+  upstream: Upstream,
+  run: SplitRun,
+  revisions: Map<string, DecodedSpan[]>,
+): Record<string, unknown> | undefined {
+  const latest = (revisions.get(run.runId) ?? []).sort(
+    (a, b) =>
+      Number(b.attributes[K.ATTR_INCIDENT_REVISION_NUMBER]) - Number(a.attributes[K.ATTR_INCIDENT_REVISION_NUMBER]),
+  )[0];
   const carrier = latest ?? upstream.delivered.get(run.runId)?.at(-1);
   return carrier ? verdictOf(carrier.attributes) : undefined;
 }
@@ -246,17 +307,30 @@ persistence: { directory: ${join(dir, 'queue')}${queueMaxBytes === undefined ? '
  * and the faults below are meant for a gateway already at work.
  */
 async function delivering(upstream: Upstream, gateway: Service): Promise<void> {
-  await waitFor('the gateway to deliver', async () => (upstream.delivered.size > 0 ? true : undefined), { timeoutMillis: 30_000, services: [gateway], intervalMillis: 200 });
+  await waitFor('the gateway to deliver', async () => (upstream.delivered.size > 0 ? true : undefined), {
+    timeoutMillis: 30_000,
+    services: [gateway],
+    intervalMillis: 200,
+  });
   await sleep(1_000);
 }
 
 /** Waits until every acknowledged span is delivered and no verdict changes any more, then counts wrong verdicts. */
-async function expectEveryVerdictRight(upstream: Upstream, agents: Agents, gateway: () => Service, what: string): Promise<void> {
-  await waitFor(`every acknowledged span of ${what} to be delivered`, async () => ([...agents.acknowledged].every((id) => upstream.delivered.has(id)) ? true : undefined), {
-    timeoutMillis: 90_000,
-    services: [gateway()],
-    describe: () => `acknowledged ${agents.acknowledged.size}, delivered ${upstream.delivered.size}`,
-  });
+async function expectEveryVerdictRight(
+  upstream: Upstream,
+  agents: Agents,
+  gateway: () => Service,
+  what: string,
+): Promise<void> {
+  await waitFor(
+    `every acknowledged span of ${what} to be delivered`,
+    async () => ([...agents.acknowledged].every((id) => upstream.delivered.has(id)) ? true : undefined),
+    {
+      timeoutMillis: 90_000,
+      services: [gateway()],
+      describe: () => `acknowledged ${agents.acknowledged.size}, delivered ${upstream.delivered.size}`,
+    },
+  );
   const wrong = (): SplitRun[] => {
     const revisions = new Map<string, DecodedSpan[]>();
     for (const copies of upstream.delivered.values()) {
@@ -265,7 +339,9 @@ async function expectEveryVerdictRight(upstream: Upstream, agents: Agents, gatew
       const of = String(span.attributes[K.ATTR_INCIDENT_REVISION_OF]);
       revisions.set(of, [...(revisions.get(of) ?? []), span]);
     }
-    return agents.runs.filter((run) => JSON.stringify(deliveredVerdict(upstream, run, revisions)) !== JSON.stringify(oneRequestVerdict(run)));
+    return agents.runs.filter(
+      (run) => JSON.stringify(deliveredVerdict(upstream, run, revisions)) !== JSON.stringify(oneRequestVerdict(run)),
+    );
   };
   // A run judged early is judged a last time once its refused senders can no longer be back (15 s by default).
   await waitFor(`every verdict of ${what} to be final`, async () => (wrong().length === 0 ? true : undefined), {
@@ -274,34 +350,56 @@ async function expectEveryVerdictRight(upstream: Upstream, agents: Agents, gatew
     intervalMillis: 500,
     describe: () => {
       const run = wrong()[0];
-      const revisions = [...upstream.delivered.values()].map((copies) => copies.at(-1)!).filter((span) => span.attributes[K.ATTR_INCIDENT_REVISION_OF] === run?.runId);
-      const shown = run && { run: run.runId, delivered: verdictOf(upstream.delivered.get(run.runId)?.at(-1)?.attributes ?? {}), revisions: revisions.map((span) => verdictOf(span.attributes)), oneRequest: oneRequestVerdict(run) };
+      const revisions = [...upstream.delivered.values()]
+        .map((copies) => copies.at(-1)!)
+        .filter((span) => span.attributes[K.ATTR_INCIDENT_REVISION_OF] === run?.runId);
+      const shown = run && {
+        run: run.runId,
+        delivered: verdictOf(upstream.delivered.get(run.runId)?.at(-1)?.attributes ?? {}),
+        revisions: revisions.map((span) => verdictOf(span.attributes)),
+        oneRequest: oneRequestVerdict(run),
+      };
       return `${wrong().length} of ${agents.runs.length} runs with a verdict unlike the one-request verdict, e.g. ${JSON.stringify(shown)}`;
     },
   });
   const metrics = await (await fetch(`${agents.url}/metrics`)).text();
-  const counter = (name: string) => metrics.split('\n').filter((line) => line.startsWith(name)).reduce((n, line) => n + Number(line.split(' ').at(-1)), 0);
-  console.log(`${what}: ${agents.runs.length} split runs, ${agents.acknowledged.size} spans acknowledged, all delivered; wrong verdicts 0; refusals ${agents.refusals}; judged early ${counter('agent_incidents_gateway_runs_judged_early_total')}, corrected ${counter('agent_incidents_gateway_verdicts_revised_total')}`);
+  const counter = (name: string) =>
+    metrics
+      .split('\n')
+      .filter((line) => line.startsWith(name))
+      .reduce((n, line) => n + Number(line.split(' ').at(-1)), 0);
+  console.log(
+    `${what}: ${agents.runs.length} split runs, ${agents.acknowledged.size} spans acknowledged, all delivered; wrong verdicts 0; refusals ${agents.refusals}; judged early ${counter('agent_incidents_gateway_runs_judged_early_total')}, corrected ${counter('agent_incidents_gateway_verdicts_revised_total')}`,
+  );
   expect(agents.refusals).toBeGreaterThan(0);
 }
 
 describe('split failing runs under faults, retried with the collector backoff', () => {
   it.each([
-    ['upstream down for 8 s', async (upstream: Upstream) => {
-      await upstream.down();
-      await sleep(8_000);
-      await upstream.up();
-    }],
-    ['upstream slower than the upstream timeout for 8 s', async (upstream: Upstream) => {
-      upstream.mode = 'slow';
-      await sleep(8_000);
-      upstream.normal();
-    }],
-    ['upstream a black hole for 8 s', async (upstream: Upstream) => {
-      upstream.mode = 'black-hole';
-      await sleep(8_000);
-      upstream.normal();
-    }],
+    [
+      'upstream down for 8 s',
+      async (upstream: Upstream) => {
+        await upstream.down();
+        await sleep(8_000);
+        await upstream.up();
+      },
+    ],
+    [
+      'upstream slower than the upstream timeout for 8 s',
+      async (upstream: Upstream) => {
+        upstream.mode = 'slow';
+        await sleep(8_000);
+        upstream.normal();
+      },
+    ],
+    [
+      'upstream a black hole for 8 s',
+      async (upstream: Upstream) => {
+        upstream.mode = 'black-hole';
+        await sleep(8_000);
+        upstream.normal();
+      },
+    ],
   ])('gets every verdict right: %s', async (what, fault) => {
     const { upstream, gateway, agents } = await setUp();
     agents.start(4);

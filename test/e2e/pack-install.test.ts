@@ -49,7 +49,9 @@ const TARBALL_PLACEHOLDER = `/path/to/agent-incidents-${manifest.version}.tgz`;
  * agent-incidents' declarations against the installed `ai`.
  */
 function isAiSdkOwnDeclarationError(line: string): boolean {
-  const inAiSdk = /^node_modules\/(?:@ai-sdk\/[^/]+\/node_modules\/)?(?:ai|@ai-sdk\/[^/]+)\/dist\/[^(]+\.d\.ts\(/.test(line);
+  const inAiSdk = /^node_modules\/(?:@ai-sdk\/[^/]+\/node_modules\/)?(?:ai|@ai-sdk\/[^/]+)\/dist\/[^(]+\.d\.ts\(/.test(
+    line,
+  );
   return (
     inAiSdk &&
     (/error TS2304: Cannot find name '(HeadersInit|RequestCredentials|FileList|MediaStream)'/.test(line) ||
@@ -59,7 +61,9 @@ function isAiSdkOwnDeclarationError(line: string): boolean {
 
 /** The fenced blocks of a language, in order. */
 function blocks(markdown: string, language: string): string[] {
-  return [...markdown.matchAll(new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm'))].map((match) => match[1] as string);
+  return [...markdown.matchAll(new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm'))].map(
+    (match) => match[1] as string,
+  );
 }
 
 /** The README's `npm install` commands, backslash-continued lines joined. */
@@ -89,15 +93,28 @@ function isOtherLine(code: string): boolean {
 /** Seconds each step took, printed at the end: the test runs against the registry, so slowness needs a culprit. */
 const timings: string[] = [];
 
-async function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+async function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<string> {
   const started = performance.now();
   try {
-    const { stdout } = await execFile(command, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
-    timings.push(`${((performance.now() - started) / 1000).toFixed(1)} s  ${command === 'sh' ? (args[1] ?? '') : [basename(command), ...args].join(' ')}`);
+    const { stdout } = await execFile(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    timings.push(
+      `${((performance.now() - started) / 1000).toFixed(1)} s  ${command === 'sh' ? (args[1] ?? '') : [basename(command), ...args].join(' ')}`,
+    );
     return stdout;
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? failed.message}`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed in ${cwd}:\n${failed.stdout ?? ''}\n${failed.stderr ?? failed.message}`,
+    );
   }
 }
 
@@ -113,7 +130,9 @@ const tsBlocks = blocks(readme, 'ts').filter((code) => !isOtherLine(code));
 /** The line's program: the block that sets the SDK up. */
 const program = tsBlocks.find((code) => code.includes(`from ${line.setup}`));
 /** The tarball line of this OpenTelemetry line, then every install line that is not a tarball line (the compiler's). */
-const installs = installLines(readme).filter((command) => (command.includes(TARBALL_PLACEHOLDER) ? command.includes(`${line.api} `) : true));
+const installs = installLines(readme).filter((command) =>
+  command.includes(TARBALL_PLACEHOLDER) ? command.includes(`${line.api} `) : true,
+);
 let work: string;
 let app: string;
 /** An app with the tarball and the API only: no SDK package. */
@@ -127,20 +146,34 @@ beforeAll(async () => {
   noSdk = join(work, 'no-sdk');
   mkdirSync(noSdk);
   // dist/ was built by the globalSetup: `prepare` need not build it again.
-  const [packed] = JSON.parse(await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as [{ filename: string }];
+  const [packed] = JSON.parse(
+    await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT),
+  ) as [{ filename: string }];
   expect(packed.filename).toBe(basename(TARBALL_PLACEHOLDER));
   const tarball = join(work, packed.filename);
 
   // An empty folder, as the README says: no package.json, no "type": "module" (the program is an .mts file).
   for (const command of installs) {
     // Flags that change how npm works, not what it installs: the cache first, no audit or funding calls.
-    await run('sh', ['-c', `${command.replaceAll(TARBALL_PLACEHOLDER, tarball)} --prefer-offline --no-audit --no-fund`], app);
+    await run(
+      'sh',
+      ['-c', `${command.replaceAll(TARBALL_PLACEHOLDER, tarball)} --prefer-offline --no-audit --no-fund`],
+      app,
+    );
   }
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, line.api], noSdk);
   // Test tools, not README lines: the compiler and Node's types, the versions this repository uses.
   await run(
     'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '-D', `typescript@${manifest.devDependencies.typescript}`, `@types/node@${manifest.devDependencies['@types/node']}`],
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '-D',
+      `typescript@${manifest.devDependencies.typescript}`,
+      `@types/node@${manifest.devDependencies['@types/node']}`,
+    ],
     app,
   );
 
@@ -166,9 +199,13 @@ beforeAll(async () => {
   );
   // tsc exits non-zero on any error but still emits: the errors are judged below, the first block is run either way.
   const tscStarted = performance.now();
-  const tsc = await execFile(process.execPath, [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--pretty', 'false'], {
-    cwd: app,
-  }).catch((error: { stdout: string }) => error);
+  const tsc = await execFile(
+    process.execPath,
+    [join(app, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--pretty', 'false'],
+    {
+      cwd: app,
+    },
+  ).catch((error: { stdout: string }) => error);
   typeErrors = tsc.stdout.split('\n').filter((line) => / error TS\d+:/.test(line));
   timings.push(`${((performance.now() - tscStarted) / 1000).toFixed(1)} s  tsc (${tsBlocks.length} README blocks)`);
 }, 300_000);
@@ -212,7 +249,9 @@ describe('README install from a clone (npm pack, then the README install lines)'
     try {
       const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
       // run() throws, with the output, on a non-zero exit.
-      const stdout = await run(process.execPath, [join('out', `readme-${tsBlocks.indexOf(first) + 1}.mjs`)], app, { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+      const stdout = await run(process.execPath, [join('out', `readme-${tsBlocks.indexOf(first) + 1}.mjs`)], app, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      });
       if (printed) expect(stdout.trim()).toBe(printed);
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
@@ -222,7 +261,10 @@ describe('README install from a clone (npm pack, then the README install lines)'
     const runSpan = spans.find((span) => span.attributes['incident.outcome'] !== undefined);
     expect(runSpan, `a run span among ${spans.map((span) => span.name).join(', ')}`).toBeDefined();
     expect(runSpan?.name).toBe('invoke_agent coder');
-    expect(runSpan?.attributes).toMatchObject({ 'incident.outcome': 'failed', 'incident.cause': 'provider_transport_disconnect' });
+    expect(runSpan?.attributes).toMatchObject({
+      'incident.outcome': 'failed',
+      'incident.cause': 'provider_transport_disconnect',
+    });
     expect(runSpan?.resource['service.name']).toBe(serviceName);
   });
 
@@ -286,10 +328,14 @@ describe('README install from a clone (npm pack, then the README install lines)'
     writeFileSync(join(noSdk, 'one.otlp.jsonl'), readFileSync(join(app, 'traces.otlp.jsonl')));
     expect(await run(cli, ['report', 'one.otlp.jsonl'], noSdk)).toMatch(/^1 run\b/);
     // gateway and receive load their modules when they run: a missing config and a taken port are their own errors, not a missing package.
-    const gateway = await execFile(cli, ['gateway', '--config', 'missing.yaml'], { cwd: noSdk }).catch((error: { code: number; stderr: string }) => error);
+    const gateway = await execFile(cli, ['gateway', '--config', 'missing.yaml'], { cwd: noSdk }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(gateway.stderr).toMatch(/missing\.yaml/);
     expect(gateway.stderr).not.toMatch(/Cannot find (package|module)/);
-    const receive = await execFile(cli, ['receive', '--host', '256.0.0.1', '--port', '0'], { cwd: noSdk }).catch((error: { code: number; stderr: string }) => error);
+    const receive = await execFile(cli, ['receive', '--host', '256.0.0.1', '--port', '0'], { cwd: noSdk }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(receive.stderr).toMatch(/cannot (listen|receive)/);
     expect(receive.stderr).not.toMatch(/Cannot find (package|module)/);
     const demo = await execFile(cli, ['demo', '--runs', '1'], { cwd: noSdk }).then(
@@ -297,6 +343,8 @@ describe('README install from a clone (npm pack, then the README install lines)'
       (error: { code: number; stderr: string }) => error,
     );
     expect(demo.code).toBe(2);
-    expect(demo.stderr.trim()).toMatch(/^agent-incidents: the demo needs an OpenTelemetry tracing SDK: `npm install @opentelemetry\/sdk-trace@3`/);
+    expect(demo.stderr.trim()).toMatch(
+      /^agent-incidents: the demo needs an OpenTelemetry tracing SDK: `npm install @opentelemetry\/sdk-trace@3`/,
+    );
   });
 });

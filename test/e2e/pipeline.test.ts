@@ -20,7 +20,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { RunRow } from '../../src/report/otlp-json.js';
 import { runRowsFromOtlpJsonLines } from '../../src/report/otlp-json.js';
-import { executable, getJson, JAEGER_PATH, jaegerBinary, listening, OTELCOL_LB_PATH, otelcolLbBinary, ROOT, Service, sleep, tails, waitFor } from './support.js';
+import {
+  executable,
+  getJson,
+  JAEGER_PATH,
+  jaegerBinary,
+  listening,
+  OTELCOL_LB_PATH,
+  otelcolLbBinary,
+  ROOT,
+  Service,
+  sleep,
+  tails,
+  waitFor,
+} from './support.js';
 
 const run = promisify(execFile);
 
@@ -60,10 +73,15 @@ const DURATION = '\\d+(?:ms|[smhdwy])(?:\\d+(?:ms|[smhdwy]))*';
 /** Range selectors, subqueries and offsets of a PromQL expression, compressed. */
 function compressExpr(expr: string): string {
   return expr
-    .replace(new RegExp(`\\[(${DURATION})(?::(${DURATION})?)?\\]`, 'g'), (_m, range: string, step?: string) =>
-      `[${compressed(range)}${step === undefined ? (_m.includes(':') ? ':' : '') : `:${compressed(step)}`}]`,
+    .replace(
+      new RegExp(`\\[(${DURATION})(?::(${DURATION})?)?\\]`, 'g'),
+      (_m, range: string, step?: string) =>
+        `[${compressed(range)}${step === undefined ? (_m.includes(':') ? ':' : '') : `:${compressed(step)}`}]`,
     )
-    .replace(new RegExp(`\\boffset\\s+(-?)(${DURATION})`, 'g'), (_m, sign: string, d: string) => `offset ${sign}${compressed(d)}`);
+    .replace(
+      new RegExp(`\\boffset\\s+(-?)(${DURATION})`, 'g'),
+      (_m, sign: string, d: string) => `offset ${sign}${compressed(d)}`,
+    );
 }
 
 interface Rule {
@@ -97,21 +115,32 @@ function prometheusConfig(dir: string): { file: string; alerts: string[] } {
   const config = parse(readFileSync(PROMETHEUS_CONFIG, 'utf8')) as {
     global?: Record<string, unknown>;
     rule_files?: string[];
-    scrape_configs?: { job_name: string; scrape_interval?: string; scrape_timeout?: string; static_configs?: { targets: string[] }[] }[];
+    scrape_configs?: {
+      job_name: string;
+      scrape_interval?: string;
+      scrape_timeout?: string;
+      static_configs?: { targets: string[] }[];
+    }[];
   };
   config.global = { ...config.global, scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' };
   for (const job of config.scrape_configs ?? []) {
     delete job.scrape_interval;
     delete job.scrape_timeout;
     for (const target of (job.static_configs ?? []).flatMap((s) => s.targets)) {
-      if (!/^(127\.0\.0\.1|localhost):\d+$/.test(target)) throw new Error(`${PROMETHEUS_CONFIG}: job ${job.job_name} scrapes ${target}, not loopback`);
+      if (!/^(127\.0\.0\.1|localhost):\d+$/.test(target))
+        throw new Error(`${PROMETHEUS_CONFIG}: job ${job.job_name} scrapes ${target}, not loopback`);
     }
   }
   const alerts: string[] = [];
   const rules: string[] = [];
   for (const [index, pattern] of (config.rule_files ?? []).entries()) {
     const full = resolve(dirname(PROMETHEUS_CONFIG), pattern);
-    const match = new RegExp(`^${basename(full).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+    const match = new RegExp(
+      `^${basename(full)
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+    );
     for (const name of readdirSync(dirname(full)).filter((n) => match.test(n))) {
       const compressedRules = compressRules(readFileSync(join(dirname(full), name), 'utf8'));
       const copy = join(dir, `rules-${index}-${name}`);
@@ -140,7 +169,9 @@ async function promSum(query: string): Promise<number> {
 /** Traces Jaeger's legacy search finds for one incident.cause (404 or empty: none). */
 async function jaegerTraces(cause: string): Promise<number> {
   const tags = encodeURIComponent(JSON.stringify({ 'incident.cause': cause }));
-  const { status, body } = await getJson(`http://127.0.0.1:16686/api/traces?service=${SERVICE_NAME}&tags=${tags}&limit=10000`);
+  const { status, body } = await getJson(
+    `http://127.0.0.1:16686/api/traces?service=${SERVICE_NAME}&tags=${tags}&limit=10000`,
+  );
   if (status === 404) return 0;
   if (status !== 200) throw new Error(`Jaeger answered ${status}: ${JSON.stringify(body).slice(0, 500)}`);
   return ((body as { data?: unknown[] | null }).data ?? []).length;
@@ -161,12 +192,25 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
   /** One demo wave exporting to the collector; returns the runs the demo says it produced. */
   const wave = async (seed: number): Promise<RunRow[]> => {
     const out = join(scratch, `wave-${seed}.otlp.jsonl`);
-    const args = ['dist/cli.js', 'demo', '--runs', String(RUNS_PER_WAVE), '--seed', String(seed), '--out', out, '--otlp-endpoint', 'http://127.0.0.1:4318/v1/traces'];
+    const args = [
+      'dist/cli.js',
+      'demo',
+      '--runs',
+      String(RUNS_PER_WAVE),
+      '--seed',
+      String(seed),
+      '--out',
+      out,
+      '--otlp-endpoint',
+      'http://127.0.0.1:4318/v1/traces',
+    ];
     try {
       await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
     } catch (error) {
       const e = error as { stdout?: string; stderr?: string; message: string };
-      throw new Error(`demo wave ${seed} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}\n\n${tails(services)}`);
+      throw new Error(
+        `demo wave ${seed} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}\n\n${tails(services)}`,
+      );
     }
     const rows = runRowsFromOtlpJsonLines(readFileSync(out, 'utf8'));
     expect(rows).toHaveLength(RUNS_PER_WAVE);
@@ -181,24 +225,43 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
 
   beforeAll(async () => {
     const jaeger = jaegerBinary();
-    if (!jaeger) throw new Error(`no Jaeger binary at ${JAEGER_PATH}: run scripts/ci/install-jaeger.sh (or set AGENT_INCIDENTS_JAEGER)`);
+    if (!jaeger)
+      throw new Error(
+        `no Jaeger binary at ${JAEGER_PATH}: run scripts/ci/install-jaeger.sh (or set AGENT_INCIDENTS_JAEGER)`,
+      );
     const otelcol = otelcolLbBinary();
-    if (!otelcol) throw new Error(`no otelcol-lb binary at ${OTELCOL_LB_PATH}: run scripts/ci/install-otelcol-lb.sh (or set AGENT_INCIDENTS_OTELCOL_LB)`);
+    if (!otelcol)
+      throw new Error(
+        `no otelcol-lb binary at ${OTELCOL_LB_PATH}: run scripts/ci/install-otelcol-lb.sh (or set AGENT_INCIDENTS_OTELCOL_LB)`,
+      );
     const prometheus = executable('prometheus', 'AGENT_INCIDENTS_PROMETHEUS');
-    if (!prometheus) throw new Error('no prometheus on PATH: run scripts/ci/install-prometheus.sh (or set AGENT_INCIDENTS_PROMETHEUS)');
+    if (!prometheus)
+      throw new Error(
+        'no prometheus on PATH: run scripts/ci/install-prometheus.sh (or set AGENT_INCIDENTS_PROMETHEUS)',
+      );
     if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: npm run build');
     if (!existsSync(PROMETHEUS_CONFIG)) throw new Error(`${PROMETHEUS_CONFIG} is missing`);
     const taken = [];
     for (const port of PORTS) if (await listening(port)) taken.push(port);
-    if (taken.length > 0) throw new Error(`127.0.0.1 port(s) ${taken.join(', ')} already in use: stop whatever listens there (another collector, Jaeger or Prometheus?)`);
+    if (taken.length > 0)
+      throw new Error(
+        `127.0.0.1 port(s) ${taken.join(', ')} already in use: stop whatever listens there (another collector, Jaeger or Prometheus?)`,
+      );
     scratch = mkdtempSync(join(tmpdir(), 'agent-incidents-e2e-'));
 
     // 1. The trace backend.
     start('jaeger (storage + query, deploy/jaeger/jaeger.yaml)', jaeger, ['--config=deploy/jaeger/jaeger.yaml']);
-    await waitFor('Jaeger query API', async () => ((await getJson('http://127.0.0.1:16686/api/services')).status === 200 && (await listening(14317)) ? true : undefined), {
-      timeoutMillis: 60_000,
-      services,
-    });
+    await waitFor(
+      'Jaeger query API',
+      async () =>
+        (await getJson('http://127.0.0.1:16686/api/services')).status === 200 && (await listening(14317))
+          ? true
+          : undefined,
+      {
+        timeoutMillis: 60_000,
+        services,
+      },
+    );
     // 2. The collector, both halves, as shipped (defaults: healthy traces sampled at 10%).
     start('collector (otelcol-lb, otel-collector-config.yaml)', otelcol, ['--config=otel-collector-config.yaml'], {
       AGENT_INCIDENTS_HEALTHY_SAMPLE_PERCENT: undefined,
@@ -207,12 +270,26 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
     });
     await waitFor(
       'collector receivers and Prometheus exporter',
-      async () => ((await listening(4318)) && (await listening(4320)) && (await getJson('http://127.0.0.1:8889/metrics')).status === 200 ? true : undefined),
+      async () =>
+        (await listening(4318)) &&
+        (await listening(4320)) &&
+        (await getJson('http://127.0.0.1:8889/metrics')).status === 200
+          ? true
+          : undefined,
       { timeoutMillis: 60_000, services },
     );
     // 3. The gateway.
-    start('gateway (deploy/collector/gateway.yaml)', process.execPath, ['dist/cli.js', 'gateway', '--config', 'deploy/collector/gateway.yaml']);
-    await waitFor('gateway /healthz', async () => ((await getJson('http://127.0.0.1:4319/healthz')).status === 200 ? true : undefined), { timeoutMillis: 30_000, services });
+    start('gateway (deploy/collector/gateway.yaml)', process.execPath, [
+      'dist/cli.js',
+      'gateway',
+      '--config',
+      'deploy/collector/gateway.yaml',
+    ]);
+    await waitFor(
+      'gateway /healthz',
+      async () => ((await getJson('http://127.0.0.1:4319/healthz')).status === 200 ? true : undefined),
+      { timeoutMillis: 30_000, services },
+    );
     // 4. Prometheus, with its rules' windows compressed.
     const promDir = join(scratch, 'prometheus');
     mkdirSync(promDir);
@@ -224,11 +301,19 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
       `--web.listen-address=127.0.0.1:${PROMETHEUS_PORT}`,
       '--log.level=warn',
     ]);
-    await waitFor('Prometheus ready', async () => ((await getJson(prometheusURL('/-/ready'))).status === 200 ? true : undefined), { timeoutMillis: 60_000, services });
-    await waitFor('Prometheus scraping the collector', async () => ((await promSum('sum(up{instance="127.0.0.1:8889"})')) === 1 ? true : undefined), {
-      timeoutMillis: 30_000,
-      services,
-    });
+    await waitFor(
+      'Prometheus ready',
+      async () => ((await getJson(prometheusURL('/-/ready'))).status === 200 ? true : undefined),
+      { timeoutMillis: 60_000, services },
+    );
+    await waitFor(
+      'Prometheus scraping the collector',
+      async () => ((await promSum('sum(up{instance="127.0.0.1:8889"})')) === 1 ? true : undefined),
+      {
+        timeoutMillis: 30_000,
+        services,
+      },
+    );
 
     // 5. Two waves, with Prometheus scrapes between them, so the counters increase over time.
     let lastSum = 0;
@@ -244,7 +329,8 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
     waves.push(await wave(2));
     await waitFor(
       `Prometheus to count the ${2 * RUNS_PER_WAVE} runs of both waves`,
-      async () => ((lastSum = await promSum('sum(agent_incidents_calls_total)')) === 2 * RUNS_PER_WAVE ? true : undefined),
+      async () =>
+        (lastSum = await promSum('sum(agent_incidents_calls_total)')) === 2 * RUNS_PER_WAVE ? true : undefined,
       { timeoutMillis: 60_000, services, describe: describeSum },
     );
   }, 300_000);
@@ -267,12 +353,24 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
     await waitFor(
       'Jaeger to hold every incident trace',
       async () => {
-        found = new Map(await Promise.all(causes.map(async (c): Promise<[string, number]> => [c, await jaegerTraces(c)])));
+        found = new Map(
+          await Promise.all(causes.map(async (c): Promise<[string, number]> => [c, await jaegerTraces(c)])),
+        );
         return causes.every((c) => found.get(c) === expected.get(c)) ? true : undefined;
       },
-      { timeoutMillis: 60_000, services, intervalMillis: 1000, describe: () => JSON.stringify(Object.fromEntries(found)) },
+      {
+        timeoutMillis: 60_000,
+        services,
+        intervalMillis: 1000,
+        describe: () => JSON.stringify(Object.fromEntries(found)),
+      },
     );
-    const table = causes.map((c) => `${c.padEnd(32)} demo ${String(demo.get(c) ?? 0).padStart(3)}  jaeger ${String(found.get(c)).padStart(3)}`).join('\n');
+    const table = causes
+      .map(
+        (c) =>
+          `${c.padEnd(32)} demo ${String(demo.get(c) ?? 0).padStart(3)}  jaeger ${String(found.get(c)).padStart(3)}`,
+      )
+      .join('\n');
     process.stdout.write(`\nruns per incident.cause, both waves:\n${table}\n`);
     for (const c of causes) expect(found.get(c), `Jaeger traces with incident.cause=${c}`).toBe(expected.get(c));
     // Runs the demo's processor finalized as never ended keep that verdict through the gateway.
@@ -282,7 +380,9 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
   it('tail sampling keeps only a sample of the successful runs', async () => {
     const successes = waves.flat().filter((r) => r.outcome === 'success').length;
     const tags = encodeURIComponent(JSON.stringify({ 'incident.outcome': 'success' }));
-    const { status, body } = await getJson(`http://127.0.0.1:16686/api/traces?service=${SERVICE_NAME}&tags=${tags}&limit=10000`);
+    const { status, body } = await getJson(
+      `http://127.0.0.1:16686/api/traces?service=${SERVICE_NAME}&tags=${tags}&limit=10000`,
+    );
     const kept = status === 404 ? 0 : ((body as { data?: unknown[] | null }).data ?? []).length;
     process.stdout.write(`successful runs kept by tail sampling: ${kept} of ${successes}\n`);
     // 10% of ~370 runs: the chance of keeping none, or all, is negligible.
@@ -301,16 +401,27 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
     const successes = waves.flat().filter((r) => r.outcome === 'success').length;
     expect(await promSum('sum(agent_incidents_calls_total{incident_outcome="success"})')).toBe(successes);
     // Every label the alert rules select on is there.
-    const labels = await promQuery('count by (incident_outcome, incident_cause, incident_phase, incident_retry_safety, service_name, status_code) (agent_incidents_calls_total{incident_cause!=""})');
+    const labels = await promQuery(
+      'count by (incident_outcome, incident_cause, incident_phase, incident_retry_safety, service_name, status_code) (agent_incidents_calls_total{incident_cause!=""})',
+    );
     for (const r of labels) {
       expect(r.metric).toMatchObject({ service_name: SERVICE_NAME });
-      expect(Object.keys(r.metric).sort()).toEqual(['incident_cause', 'incident_outcome', 'incident_phase', 'incident_retry_safety', 'service_name', 'status_code']);
+      expect(Object.keys(r.metric).sort()).toEqual([
+        'incident_cause',
+        'incident_outcome',
+        'incident_phase',
+        'incident_retry_safety',
+        'service_name',
+        'status_code',
+      ]);
     }
   });
 
   it.skipIf(!existsSync(ALERTS))('Prometheus fires alerts from deploy/prometheus/alerts.yaml', async () => {
     const { body: rules } = await getJson(prometheusURL('/api/v1/rules'));
-    const loaded = (rules as { data: { groups: { rules: { name: string; type: string }[] }[] } }).data.groups.flatMap((g) => g.rules).filter((r) => r.type === 'alerting');
+    const loaded = (rules as { data: { groups: { rules: { name: string; type: string }[] }[] } }).data.groups
+      .flatMap((g) => g.rules)
+      .filter((r) => r.type === 'alerting');
     expect(loaded.map((r) => r.name).sort()).toEqual([...alertNames].sort());
     let firing: string[] = [];
     await waitFor(
@@ -321,7 +432,12 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
         firing = [...new Set(alerts.filter((a) => a.state === 'firing').map((a) => a.labels.alertname!))].sort();
         return firing.length > 0 ? firing : undefined;
       },
-      { timeoutMillis: 60_000, services, intervalMillis: 500, describe: () => `firing: ${firing.join(', ') || 'none'}` },
+      {
+        timeoutMillis: 60_000,
+        services,
+        intervalMillis: 500,
+        describe: () => `firing: ${firing.join(', ') || 'none'}`,
+      },
     );
     process.stdout.write(`\nfiring alerts: ${firing.join(', ')}\n`);
     expect(firing.every((name) => alertNames.includes(name))).toBe(true);

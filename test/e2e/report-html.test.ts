@@ -40,13 +40,23 @@ interface CliCounts {
 }
 
 function cli(...args: string[]): string {
-  return execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
 }
 
 /** The counts `report --json` gives (the IncidentReport of docs/cli.md). */
 function cliCounts(file: string): CliCounts {
   const report = JSON.parse(cli('report', file, '--json')) as CliCounts;
-  return { runs: report.runs, byOutcome: report.byOutcome, byCause: report.byCause, byPhase: report.byPhase, byRetrySafety: report.byRetrySafety };
+  return {
+    runs: report.runs,
+    byOutcome: report.byOutcome,
+    byCause: report.byCause,
+    byPhase: report.byPhase,
+    byRetrySafety: report.byRetrySafety,
+  };
 }
 
 /** The rows of a chart as the user reads them: label text and the number shown. */
@@ -76,11 +86,14 @@ describe('report --html in a browser', () => {
   beforeAll(async () => {
     started = performance.now();
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium not found at ${CHROMIUM}: run scripts/ci/install-chromium.sh (apt-get install -y chromium), or set AGENT_INCIDENTS_CHROMIUM.`);
+      throw new Error(
+        `Chromium not found at ${CHROMIUM}: run scripts/ci/install-chromium.sh (apt-get install -y chromium), or set AGENT_INCIDENTS_CHROMIUM.`,
+      );
     }
     cli('demo', '--runs', '200', '--out', input);
     const help = cli('report', '--help');
-    if (!help.includes('--html') || !help.includes('--json')) throw new Error('`agent-incidents report` has no --html or --json option (src/cli/program.ts).');
+    if (!help.includes('--html') || !help.includes('--json'))
+      throw new Error('`agent-incidents report` has no --html or --json option (src/cli/program.ts).');
     cli('report', input, '--html', output, '--jaeger-url', JAEGER_URL);
     counts = cliCounts(input);
     context = await chromium.launchPersistentContext(join(dir, 'user-data'), {
@@ -100,7 +113,9 @@ describe('report --html in a browser', () => {
 
   afterAll(async () => {
     await context?.close();
-    console.log(`report-html: page ${statSync(output, { throwIfNoEntry: false })?.size ?? 0} bytes, browser test ${Math.round(performance.now() - started)} ms, screenshots in ${dir}`);
+    console.log(
+      `report-html: page ${statSync(output, { throwIfNoEntry: false })?.size ?? 0} bytes, browser test ${Math.round(performance.now() - started)} ms, screenshots in ${dir}`,
+    );
     if (process.env.AGENT_INCIDENTS_KEEP_HTML !== '1') rmSync(dir, { recursive: true, force: true });
   });
 
@@ -121,7 +136,9 @@ describe('report --html in a browser', () => {
     expect(await tile.locator('[data-total="folded"]').isVisible()).toBe(true);
     const caption = tile.locator('dd.explain');
     expect(await caption.isVisible()).toBe(true);
-    expect(await caption.innerText()).toBe("runs with no verdict in the file (exported without the agent-incidents processor or gateway), judged here from their spans; the rest kept the processor's or the gateway's verdict");
+    expect(await caption.innerText()).toBe(
+      "runs with no verdict in the file (exported without the agent-incidents processor or gateway), judged here from their spans; the rest kept the processor's or the gateway's verdict",
+    );
     // Inside its tile, not spilling out of it.
     const [outer, inner] = await Promise.all([tile.boundingBox(), caption.boundingBox()]);
     expect(inner!.y + inner!.height).toBeLessThanOrEqual(outer!.y + outer!.height);
@@ -202,8 +219,16 @@ describe('report --html in a browser', () => {
     const empty = join(dir, 'empty.jsonl');
     const emptyPage = join(dir, 'empty.html');
     writeFileSync(empty, '');
-    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'report', empty, '--html', emptyPage], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: `wrote ${emptyPage}\n`, stderr: `agent-incidents report: no spans in ${empty} (it is empty)\n` });
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'report', empty, '--html', emptyPage], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      status: 0,
+      stdout: `wrote ${emptyPage}\n`,
+      stderr: `agent-incidents report: no spans in ${empty} (it is empty)\n`,
+    });
     const other = await context!.newPage();
     const fetched: string[] = [];
     other.on('request', (request) => fetched.push(request.url()));
@@ -211,7 +236,9 @@ describe('report --html in a browser', () => {
       await other.goto(pathToFileURL(emptyPage).href);
       expect(await other.title()).toBe('Incident report · no spans');
       expect(await other.getByRole('heading', { level: 1 }).innerText()).toBe(`No spans in ${empty}`);
-      expect(await other.locator('.lede').innerText()).toMatch(/^The input is empty: there are no runs to count and no incidents to show\./);
+      expect(await other.locator('.lede').innerText()).toMatch(
+        /^The input is empty: there are no runs to count and no incidents to show\./,
+      );
       expect(await other.locator('#no-spans').isVisible()).toBe(true);
       expect(await other.locator('table, .chart, #totals, article').count()).toBe(0);
       expect(fetched).toEqual([pathToFileURL(emptyPage).href]);

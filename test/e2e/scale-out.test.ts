@@ -32,7 +32,18 @@ import type { DecodedSpan, DecodedValue } from '../../src/otlp/otlp-json-spans.j
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
 import { RunRecorder } from '../../src/runtime/run-recorder.js';
-import { freePort, getJson, listening, OTELCOL_LB_PATH, otelcolLbBinary, ROOT, Service, sleep, tails, waitFor } from './support.js';
+import {
+  freePort,
+  getJson,
+  listening,
+  OTELCOL_LB_PATH,
+  otelcolLbBinary,
+  ROOT,
+  Service,
+  sleep,
+  tails,
+  waitFor,
+} from './support.js';
 
 const E2E = process.env.AGENT_INCIDENTS_E2E === '1';
 const TIER1_CONFIG = 'deploy/collector/scale-out.yaml';
@@ -53,7 +64,9 @@ type Doc = Record<string, unknown>;
 
 /** Tier 1's backends: the sidecars' OTLP/gRPC addresses, from the shipped file. */
 function sidecarAddresses(): string[] {
-  const doc = parse(readFileSync(join(ROOT, TIER1_CONFIG), 'utf8')) as { exporters: { load_balancing: { resolver: { static: { hostnames: string[] } } } } };
+  const doc = parse(readFileSync(join(ROOT, TIER1_CONFIG), 'utf8')) as {
+    exporters: { load_balancing: { resolver: { static: { hostnames: string[] } } } };
+  };
   return doc.exporters.load_balancing.resolver.static.hostnames;
 }
 
@@ -63,7 +76,8 @@ function gatewayConfig(dir: string, name: string, port: number, upstream: string
   doc.listen = { ...(doc.listen as Doc), host: '127.0.0.1', port };
   doc.upstream = { ...(doc.upstream as Doc), endpoint: upstream };
   doc.hold = { ...(doc.hold as Doc), maxHoldMillis: MAX_HOLD_MILLIS };
-  if (doc.persistence && typeof doc.persistence === 'object') doc.persistence = { ...(doc.persistence as Doc), directory: join(dir, `${name}-queue`) };
+  if (doc.persistence && typeof doc.persistence === 'object')
+    doc.persistence = { ...(doc.persistence as Doc), directory: join(dir, `${name}-queue`) };
   const file = join(dir, `${name}.yaml`);
   writeFileSync(file, JSON.stringify(doc, null, 1)); // JSON is YAML
   return file;
@@ -118,7 +132,12 @@ async function agentRunSpans(): Promise<ReadableSpan[]> {
     runs: RUNS,
     seed: SEED,
     startRun: () =>
-      RunRecorder.start({ tracer, agentName: 'scale-out-agent', providerName: index++ % 2 === 0 ? 'openai' : 'anthropic', model: 'gpt-5-mini' }),
+      RunRecorder.start({
+        tracer,
+        agentName: 'scale-out-agent',
+        providerName: index++ % 2 === 0 ? 'openai' : 'anthropic',
+        model: 'gpt-5-mini',
+      }),
   });
   await provider.shutdown();
   return keeping.spans;
@@ -148,11 +167,19 @@ function exportRequests(spans: readonly ReadableSpan[]): ReadableSpan[][] {
 async function post(url: string, body: Uint8Array): Promise<void> {
   if (!/^http:\/\/127\.0\.0\.1:\d+\//.test(url)) throw new Error(`refusing non-loopback URL ${url}`);
   for (let attempt = 1; ; attempt += 1) {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body, signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-protobuf' },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
     await response.arrayBuffer();
     if (response.status === 200) return;
-    if ((response.status !== 429 && response.status !== 503) || attempt === 10) throw new Error(`${url} answered ${response.status} (attempt ${attempt})`);
-    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(5, Number(response.headers.get('retry-after') ?? 1))));
+    if ((response.status !== 429 && response.status !== 503) || attempt === 10)
+      throw new Error(`${url} answered ${response.status} (attempt ${attempt})`);
+    await new Promise((resolve) =>
+      setTimeout(resolve, 1000 * Math.min(5, Number(response.headers.get('retry-after') ?? 1))),
+    );
   }
 }
 
@@ -187,13 +214,20 @@ describe.skipIf(!E2E)('scale-out: scale-out.yaml → two sidecars → two gatewa
 
   beforeAll(async () => {
     const otelcol = otelcolLbBinary();
-    if (!otelcol) throw new Error(`no otelcol-lb binary at ${OTELCOL_LB_PATH}: run scripts/ci/install-otelcol-lb.sh (or set AGENT_INCIDENTS_OTELCOL_LB)`);
+    if (!otelcol)
+      throw new Error(
+        `no otelcol-lb binary at ${OTELCOL_LB_PATH}: run scripts/ci/install-otelcol-lb.sh (or set AGENT_INCIDENTS_OTELCOL_LB)`,
+      );
     const sidecars = sidecarAddresses();
     expect(sidecars).toHaveLength(GATEWAY_PORTS.length);
     const sidecarPorts = sidecars.map((address) => Number(address.split(':')[1]));
     const taken = [];
-    for (const port of [4317, 4318, 8888, ...sidecarPorts, ...GATEWAY_PORTS]) if (await listening(port)) taken.push(port);
-    if (taken.length > 0) throw new Error(`127.0.0.1 port(s) ${taken.join(', ')} already in use: stop whatever listens there (another collector or gateway?)`);
+    for (const port of [4317, 4318, 8888, ...sidecarPorts, ...GATEWAY_PORTS])
+      if (await listening(port)) taken.push(port);
+    if (taken.length > 0)
+      throw new Error(
+        `127.0.0.1 port(s) ${taken.join(', ')} already in use: stop whatever listens there (another collector or gateway?)`,
+      );
     scratch = mkdtempSync(join(tmpdir(), 'agent-incidents-scale-out-'));
 
     // 1. One sink per gateway, and the reference gateway with its own.
@@ -201,26 +235,52 @@ describe.skipIf(!E2E)('scale-out: scale-out.yaml → two sidecars → two gatewa
     reference = await startSink('sink of the reference gateway');
     // 2. The gateways.
     const referencePort = await freePort();
-    const gateways: [string, number, Sink][] = [...GATEWAY_PORTS.map((port, i): [string, number, Sink] => [`gateway-${i + 1}`, port, sinks[i]!]), ['gateway-reference', referencePort, reference]];
+    const gateways: [string, number, Sink][] = [
+      ...GATEWAY_PORTS.map((port, i): [string, number, Sink] => [`gateway-${i + 1}`, port, sinks[i]!]),
+      ['gateway-reference', referencePort, reference],
+    ];
     for (const [name, port, sink] of gateways) {
-      start(`${name} (deploy/collector/gateway.yaml on :${port})`, process.execPath, ['dist/cli.js', 'gateway', '--config', gatewayConfig(scratch, name, port, sink.endpoint)]);
+      start(`${name} (deploy/collector/gateway.yaml on :${port})`, process.execPath, [
+        'dist/cli.js',
+        'gateway',
+        '--config',
+        gatewayConfig(scratch, name, port, sink.endpoint),
+      ]);
     }
     for (const [name, port] of gateways) {
-      await waitFor(`${name} /healthz`, async () => ((await getJson(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined), { timeoutMillis: 30_000, services });
+      await waitFor(
+        `${name} /healthz`,
+        async () => ((await getJson(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined),
+        { timeoutMillis: 30_000, services },
+      );
     }
     // 3. Tier 2: one sidecar per gateway, as shipped, set by its environment variables.
     sidecars.forEach((address, i) => {
-      start(`sidecar ${i + 1} (${SIDECAR_CONFIG}, ${address} → :${GATEWAY_PORTS[i]})`, otelcol, [`--config=${SIDECAR_CONFIG}`], {
-        AGENT_INCIDENTS_SIDECAR_LISTEN: address,
-        AGENT_INCIDENTS_GATEWAY_ENDPOINT: `http://127.0.0.1:${GATEWAY_PORTS[i]}`,
-      });
+      start(
+        `sidecar ${i + 1} (${SIDECAR_CONFIG}, ${address} → :${GATEWAY_PORTS[i]})`,
+        otelcol,
+        [`--config=${SIDECAR_CONFIG}`],
+        {
+          AGENT_INCIDENTS_SIDECAR_LISTEN: address,
+          AGENT_INCIDENTS_GATEWAY_ENDPOINT: `http://127.0.0.1:${GATEWAY_PORTS[i]}`,
+        },
+      );
     });
-    for (const port of sidecarPorts) await waitFor(`sidecar on :${port}`, async () => ((await listening(port)) ? true : undefined), { timeoutMillis: 30_000, services });
+    for (const port of sidecarPorts)
+      await waitFor(`sidecar on :${port}`, async () => ((await listening(port)) ? true : undefined), {
+        timeoutMillis: 30_000,
+        services,
+      });
     // 4. Tier 1, as shipped: no --set, no copy.
     start(`tier 1 (${TIER1_CONFIG})`, otelcol, [`--config=${TIER1_CONFIG}`]);
     await waitFor(
       'tier 1 receivers and its own metrics',
-      async () => ((await listening(4317)) && (await listening(4318)) && (await getJson('http://127.0.0.1:8888/metrics')).status === 200 ? true : undefined),
+      async () =>
+        (await listening(4317)) &&
+        (await listening(4318)) &&
+        (await getJson('http://127.0.0.1:8888/metrics')).status === 200
+          ? true
+          : undefined,
       { timeoutMillis: 30_000, services },
     );
 
@@ -230,14 +290,22 @@ describe.skipIf(!E2E)('scale-out: scale-out.yaml → two sidecars → two gatewa
     for (const request of requests) {
       const body = ProtobufTraceSerializer.serializeRequest(request);
       if (!body) throw new Error('could not serialize an export request');
-      await Promise.all([post('http://127.0.0.1:4318/v1/traces', body), post(`http://127.0.0.1:${referencePort}/v1/traces`, body)]);
+      await Promise.all([
+        post('http://127.0.0.1:4318/v1/traces', body),
+        post(`http://127.0.0.1:${referencePort}/v1/traces`, body),
+      ]);
       await sleep(PAUSE_MILLIS);
     }
     const count = (list: readonly Sink[]): number => list.reduce((n, s) => n + s.spans.length, 0);
     await waitFor(
       `all ${sent.length} spans at the sinks, through both paths`,
       async () => (count(sinks) >= sent.length && reference.spans.length >= sent.length ? true : undefined),
-      { timeoutMillis: 60_000, services, describe: () => `scale-out sinks ${sinks.map((s) => s.spans.length).join(' + ')}, reference ${reference.spans.length}, of ${sent.length}` },
+      {
+        timeoutMillis: 60_000,
+        services,
+        describe: () =>
+          `scale-out sinks ${sinks.map((s) => s.spans.length).join(' + ')}, reference ${reference.spans.length}, of ${sent.length}`,
+      },
     );
     // Anything duplicated would still be on its way: give it a moment to show.
     await sleep(1000);
@@ -250,9 +318,13 @@ describe.skipIf(!E2E)('scale-out: scale-out.yaml → two sidecars → two gatewa
   });
 
   it('sends plain agent runs, unjudged, with traces split across export requests', () => {
-    expect(sent.filter((s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent').length).toBeGreaterThan(RUNS * 0.9);
+    expect(sent.filter((s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent').length).toBeGreaterThan(
+      RUNS * 0.9,
+    );
     // The recorder marks spans cut off at their run's end (incident.truncated); verdicts are the gateways' to write.
-    const verdictKeys = sent.flatMap((s) => Object.keys(s.attributes)).filter((k) => k.startsWith('incident.') && k !== 'incident.truncated');
+    const verdictKeys = sent
+      .flatMap((s) => Object.keys(s.attributes))
+      .filter((k) => k.startsWith('incident.') && k !== 'incident.truncated');
     expect(verdictKeys).toEqual([]);
     const requestsOfTrace = new Map<string, Set<number>>();
     requests.forEach((request, i) => {
@@ -272,17 +344,23 @@ describe.skipIf(!E2E)('scale-out: scale-out.yaml → two sidecars → two gatewa
     expect(delivered).toEqual(sentIds); // none lost, none twice
     const gatewayOfTrace = new Map<string, Set<number>>();
     sinks.forEach((sink, i) => {
-      for (const span of sink.spans) gatewayOfTrace.set(span.traceId, (gatewayOfTrace.get(span.traceId) ?? new Set()).add(i));
+      for (const span of sink.spans)
+        gatewayOfTrace.set(span.traceId, (gatewayOfTrace.get(span.traceId) ?? new Set()).add(i));
     });
     const split = [...gatewayOfTrace].filter(([, gateways]) => gateways.size > 1).map(([trace]) => trace);
     expect(split, 'traces whose spans reached more than one gateway').toEqual([]);
     const tracesPerGateway = sinks.map((_, i) => [...gatewayOfTrace.values()].filter((g) => g.has(i)).length);
-    for (const [i, n] of tracesPerGateway.entries()) expect(n, `traces through gateway ${i + 1} (of ${gatewayOfTrace.size}: ${tracesPerGateway.join(' / ')})`).toBeGreaterThan(RUNS / 10);
+    for (const [i, n] of tracesPerGateway.entries())
+      expect(
+        n,
+        `traces through gateway ${i + 1} (of ${gatewayOfTrace.size}: ${tracesPerGateway.join(' / ')})`,
+      ).toBeGreaterThan(RUNS / 10);
   });
 
   it('gives the verdicts one gateway alone gives', () => {
     expect(reference.spans.map((s) => s.spanId).sort()).toEqual(sent.map((s) => s.spanContext().spanId).sort());
-    const verdicts = (spans: readonly DecodedSpan[]): Map<string, Record<string, DecodedValue>> => new Map(spans.map((s) => [s.spanId, verdictOf(s)]));
+    const verdicts = (spans: readonly DecodedSpan[]): Map<string, Record<string, DecodedValue>> =>
+      new Map(spans.map((s) => [s.spanId, verdictOf(s)]));
     const scaledOut = verdicts(sinks.flatMap((s) => s.spans));
     const alone = verdicts(reference.spans);
     expect(scaledOut).toEqual(alone);

@@ -51,7 +51,12 @@ const VERDICTS: { attributes: Record<string, string>; error: boolean }[] = [
     error: true,
   },
   {
-    attributes: { 'incident.outcome': 'cancelled', 'incident.cause': 'user_cancel', 'incident.phase': 'text_generation', 'incident.retry_safety': 'do_not_retry' },
+    attributes: {
+      'incident.outcome': 'cancelled',
+      'incident.cause': 'user_cancel',
+      'incident.phase': 'text_generation',
+      'incident.retry_safety': 'do_not_retry',
+    },
     error: false,
   },
   {
@@ -64,7 +69,12 @@ const VERDICTS: { attributes: Record<string, string>; error: boolean }[] = [
     error: false,
   },
   {
-    attributes: { 'incident.outcome': 'incomplete', 'incident.cause': 'crash_or_restart_incomplete', 'incident.phase': 'unknown', 'incident.retry_safety': 'unknown' },
+    attributes: {
+      'incident.outcome': 'incomplete',
+      'incident.cause': 'crash_or_restart_incomplete',
+      'incident.phase': 'unknown',
+      'incident.retry_safety': 'unknown',
+    },
     error: true,
   },
 ];
@@ -136,7 +146,11 @@ function resourceSpans(instance: Instance, nowNanos: bigint): Record<string, unk
             kind: 1, // INTERNAL
             startTimeUnixNano: String(nowNanos - 3_000_000_000n),
             endTimeUnixNano: String(nowNanos),
-            attributes: otlpAttributes({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': instance.service, ...instance.verdict.attributes }),
+            attributes: otlpAttributes({
+              'gen_ai.operation.name': 'invoke_agent',
+              'gen_ai.agent.name': instance.service,
+              ...instance.verdict.attributes,
+            }),
             status: instance.verdict.error ? { code: 2 } : {},
           },
         ],
@@ -148,10 +162,18 @@ function resourceSpans(instance: Instance, nowNanos: bigint): Record<string, unk
 async function send(all: readonly Instance[]): Promise<void> {
   const now = BigInt(Date.now()) * 1_000_000n;
   for (let i = 0; i < all.length; i += PER_REQUEST) {
-    const body = JSON.stringify({ resourceSpans: all.slice(i, i + PER_REQUEST).map((instance) => resourceSpans(instance, now)) });
-    const response = await fetch(APPS, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+    const body = JSON.stringify({
+      resourceSpans: all.slice(i, i + PER_REQUEST).map((instance) => resourceSpans(instance, now)),
+    });
+    const response = await fetch(APPS, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
     const text = await response.text();
-    if (response.status !== 200 || /rejected(Spans|DataPoints)"?\s*:\s*"?[1-9]/.test(text)) throw new Error(`collector answered ${response.status}: ${text}`);
+    if (response.status !== 200 || /rejected(Spans|DataPoints)"?\s*:\s*"?[1-9]/.test(text))
+      throw new Error(`collector answered ${response.status}: ${text}`);
   }
 }
 
@@ -211,7 +233,10 @@ describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)'
   const run = async (name: string, args: string[] = []): Promise<Run> => {
     const taken = [];
     for (const port of PORTS) if (await listening(port)) taken.push(port);
-    if (taken.length > 0) throw new Error(`127.0.0.1 port(s) ${taken.join(', ')} already in use: stop whatever listens there (another collector?)`);
+    if (taken.length > 0)
+      throw new Error(
+        `127.0.0.1 port(s) ${taken.join(', ')} already in use: stop whatever listens there (another collector?)`,
+      );
     const collector = new Service(name, otelcol, [`--config=${CONFIG}`, ...args], {
       env: {
         AGENT_INCIDENTS_GATEWAY_ENDPOINT: FOLDED,
@@ -222,7 +247,8 @@ describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)'
     services.push(collector);
     await waitFor(
       'collector receivers and Prometheus exporter',
-      async () => ((await listening(4318)) && (await listening(4320)) && (await fetch(PAGE)).status === 200 ? true : undefined),
+      async () =>
+        (await listening(4318)) && (await listening(4320)) && (await fetch(PAGE)).status === 200 ? true : undefined,
       { timeoutMillis: 60_000, services },
     );
     const sent = instances();
@@ -255,11 +281,15 @@ describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)'
   };
 
   /** The (service, verdict) label combinations sent: the series a bounded configuration may have per family. */
-  const combinations = (sent: readonly Instance[]): Set<string> => new Set(sent.map((i) => JSON.stringify([i.service, i.verdict.attributes, i.verdict.error])));
+  const combinations = (sent: readonly Instance[]): Set<string> =>
+    new Set(sent.map((i) => JSON.stringify([i.service, i.verdict.attributes, i.verdict.error])));
 
   beforeAll(() => {
     const binary = otelcolLbBinary();
-    if (!binary) throw new Error(`no otelcol-lb binary at ${OTELCOL_LB_PATH}: run scripts/ci/install-otelcol-lb.sh (or set AGENT_INCIDENTS_OTELCOL_LB)`);
+    if (!binary)
+      throw new Error(
+        `no otelcol-lb binary at ${OTELCOL_LB_PATH}: run scripts/ci/install-otelcol-lb.sh (or set AGENT_INCIDENTS_OTELCOL_LB)`,
+      );
     otelcol = binary;
   });
 
@@ -272,10 +302,14 @@ describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)'
   afterEach(async () => {
     for (const service of services.splice(0)) await service.stop();
     // The collector's ports are free again before the next test starts one.
-    await waitFor('the collector ports to close', async () => ((await Promise.all(PORTS.map((p) => listening(p)))).some(Boolean) ? undefined : true), {
-      timeoutMillis: 15_000,
-      services: [],
-    });
+    await waitFor(
+      'the collector ports to close',
+      async () => ((await Promise.all(PORTS.map((p) => listening(p)))).some(Boolean) ? undefined : true),
+      {
+        timeoutMillis: 15_000,
+        services: [],
+      },
+    );
     await sleep(200);
   }, 60_000);
 
@@ -311,12 +345,21 @@ describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)'
     for (const s of calls) expect(s.value, seriesKey(s)).toBe(INSTANCES / expected);
     // Resource metadata: at most one target_info per service; nothing else on the page.
     expect(families.get('target_info') ?? 0).toBeLessThanOrEqual(SERVICES.length);
-    expect([...families.keys()].sort()).toEqual(expect.arrayContaining(['agent_incidents_calls_total', 'agent_incidents_duration_seconds']));
-    expect([...families.keys()].filter((f) => !['agent_incidents_calls_total', 'agent_incidents_duration_seconds', 'target_info'].includes(f))).toEqual([]);
+    expect([...families.keys()].sort()).toEqual(
+      expect.arrayContaining(['agent_incidents_calls_total', 'agent_incidents_duration_seconds']),
+    );
+    expect(
+      [...families.keys()].filter(
+        (f) => !['agent_incidents_calls_total', 'agent_incidents_duration_seconds', 'target_info'].includes(f),
+      ),
+    ).toEqual([]);
 
     // No per-process attribute becomes a label of the span metrics…
     for (const s of page.filter((x) => x.name.startsWith('agent_incidents_'))) {
-      expect(Object.keys(s.labels).filter((k) => !METRIC_LABELS.has(k)), seriesKey(s)).toEqual([]);
+      expect(
+        Object.keys(s.labels).filter((k) => !METRIC_LABELS.has(k)),
+        seriesKey(s),
+      ).toEqual([]);
     }
     expect(text).not.toMatch(/service_instance_id=/);
     // …and each per-process value that reaches the page (the exporter's instance label, target_info's
@@ -331,13 +374,23 @@ describe.skipIf(!E2E)('span metrics of 1,000 agent processes (npm run test:e2e)'
   });
 
   it('with --feature-gates=connector.spanmetrics.excludeResourceMetrics: no resource attribute reaches the page', async () => {
-    const { sent, page, text } = await run(`collector (otelcol-lb, ${CONFIG}, excludeResourceMetrics)`, ['--feature-gates=connector.spanmetrics.excludeResourceMetrics']);
+    const { sent, page, text } = await run(`collector (otelcol-lb, ${CONFIG}, excludeResourceMetrics)`, [
+      '--feature-gates=connector.spanmetrics.excludeResourceMetrics',
+    ]);
     const families = seriesByFamily(page);
-    process.stdout.write(`with excludeResourceMetrics: series per family ${JSON.stringify(Object.fromEntries(families))}\n`);
-    expect(page.filter((s) => s.name === 'agent_incidents_calls_total').reduce((sum, s) => sum + s.value, 0)).toBe(INSTANCES);
+    process.stdout.write(
+      `with excludeResourceMetrics: series per family ${JSON.stringify(Object.fromEntries(families))}\n`,
+    );
+    expect(page.filter((s) => s.name === 'agent_incidents_calls_total').reduce((sum, s) => sum + s.value, 0)).toBe(
+      INSTANCES,
+    );
     expect(families.get('agent_incidents_calls_total')).toBe(combinations(sent).size);
     expect(families.has('target_info')).toBe(false);
-    for (const s of page) expect(Object.keys(s.labels).filter((k) => k === 'job' || k === 'instance'), seriesKey(s)).toEqual([]);
+    for (const s of page)
+      expect(
+        Object.keys(s.labels).filter((k) => k === 'job' || k === 'instance'),
+        seriesKey(s),
+      ).toEqual([]);
     for (const instance of sent) expect(text.includes(String(instance.resource['service.instance.id']))).toBe(false);
   });
 });

@@ -175,7 +175,9 @@ export async function waitFor<T>(
       last = error instanceof Error ? error.message : String(error);
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${options.timeoutMillis} ms waiting for ${what}${last ? `; last: ${last}` : ''}\n\n${tails(options.services)}`);
+      throw new Error(
+        `timed out after ${options.timeoutMillis} ms waiting for ${what}${last ? `; last: ${last}` : ''}\n\n${tails(options.services)}`,
+      );
     }
     await sleep(options.intervalMillis ?? 500);
   }
@@ -201,8 +203,17 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
  * on `port`.
  */
 export async function startCliGateway(config: string, port: number, services: Service[]): Promise<Service> {
-  const gateway = new Service('gateway', process.execPath, [join(ROOT, 'dist', 'cli.js'), 'gateway', '--config', config]);
+  const gateway = new Service('gateway', process.execPath, [
+    join(ROOT, 'dist', 'cli.js'),
+    'gateway',
+    '--config',
+    config,
+  ]);
   services.push(gateway);
-  await waitFor('the gateway to listen', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined), { timeoutMillis: 15_000, services: [gateway], intervalMillis: 100 });
+  await waitFor(
+    'the gateway to listen',
+    async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined),
+    { timeoutMillis: 15_000, services: [gateway], intervalMillis: 100 },
+  );
   return gateway;
 }

@@ -12,12 +12,38 @@ import { foldTrace } from '../../src/fold/fold-trace.js';
 const T0 = 1_700_000_000_000;
 const genAi = ADAPTERS[0]!;
 
-function span(id: string, parent: string | undefined, name: string, attributes: Record<string, unknown>, start: number, end: number, extra: Partial<SpanView> = {}): SpanView {
-  return { spanId: id, parentSpanId: parent, name, attributes, startMillis: T0 + start, endMillis: T0 + end, events: [], links: [], statusCode: 0, ...extra };
+function span(
+  id: string,
+  parent: string | undefined,
+  name: string,
+  attributes: Record<string, unknown>,
+  start: number,
+  end: number,
+  extra: Partial<SpanView> = {},
+): SpanView {
+  return {
+    spanId: id,
+    parentSpanId: parent,
+    name,
+    attributes,
+    startMillis: T0 + start,
+    endMillis: T0 + end,
+    events: [],
+    links: [],
+    statusCode: 0,
+    ...extra,
+  };
 }
-const op = (operation: string, extra: Record<string, unknown> = {}) => ({ 'gen_ai.operation.name': operation, ...extra });
+const op = (operation: string, extra: Record<string, unknown> = {}) => ({
+  'gen_ai.operation.name': operation,
+  ...extra,
+});
 const finished = { 'gen_ai.response.finish_reasons': ['stop'] };
-const exception = (at: number, type: string, message: string): EventView => ({ name: 'exception', timeMillis: T0 + at, attributes: { 'exception.type': type, 'exception.message': message } });
+const exception = (at: number, type: string, message: string): EventView => ({
+  name: 'exception',
+  timeMillis: T0 + at,
+  attributes: { 'exception.type': type, 'exception.message': message },
+});
 
 describe('the GenAI roles of run structure', () => {
   it.each([
@@ -56,20 +82,44 @@ describe('a workflow is a run, its agents nested runs', () => {
       span('w', undefined, 'invoke_workflow crew', op('invoke_workflow'), 0, 100),
       span('a', 'w', 'invoke_agent coder', op('invoke_agent'), 5, 90),
       span('a.c', 'a', 'chat gpt', op('chat', finished), 10, 20),
-      span('a.t', 'a', 'execute_tool bash', op('execute_tool', { 'gen_ai.tool.name': 'bash', 'agent_incidents.tool.side_effects': 'unsafe' }), 21, 30),
-      span('a.c2', 'a', 'chat gpt', op('chat'), 31, 80, { statusCode: 2, statusMessage: 'read ECONNRESET', events: [exception(80, 'Error', 'read ECONNRESET')] }),
+      span(
+        'a.t',
+        'a',
+        'execute_tool bash',
+        op('execute_tool', { 'gen_ai.tool.name': 'bash', 'agent_incidents.tool.side_effects': 'unsafe' }),
+        21,
+        30,
+      ),
+      span('a.c2', 'a', 'chat gpt', op('chat'), 31, 80, {
+        statusCode: 2,
+        statusMessage: 'read ECONNRESET',
+        events: [exception(80, 'Error', 'read ECONNRESET')],
+      }),
     ];
     const fold = foldTrace(spans);
-    expect(fold.runs.get('a')).toMatchObject({ outcome: 'failed', cause: 'provider_transport_disconnect', sideEffects: 'unsafe' });
+    expect(fold.runs.get('a')).toMatchObject({
+      outcome: 'failed',
+      cause: 'provider_transport_disconnect',
+      sideEffects: 'unsafe',
+    });
     expect(fold.runs.get('w')).toMatchObject({ outcome: 'success', sideEffects: 'unsafe' });
   });
 
   it('an LLM call directly under a workflow is an attempt of the workflow', () => {
     const spans = [
       span('w', undefined, 'invoke_workflow crew', op('invoke_workflow'), 0, 100),
-      span('m', 'w', 'chat gpt', op('chat'), 10, 60, { statusCode: 2, statusMessage: '503 Service Unavailable', attributes: op('chat', { 'http.response.status_code': 503 }) }),
+      span('m', 'w', 'chat gpt', op('chat'), 10, 60, {
+        statusCode: 2,
+        statusMessage: '503 Service Unavailable',
+        attributes: op('chat', { 'http.response.status_code': 503 }),
+      }),
     ];
-    expect(foldTrace(spans).runs.get('w')).toMatchObject({ outcome: 'failed', cause: 'provider_api_error', causeDetail: 'server_overload', attempts: 1 });
+    expect(foldTrace(spans).runs.get('w')).toMatchObject({
+      outcome: 'failed',
+      cause: 'provider_api_error',
+      causeDetail: 'server_overload',
+      attempts: 1,
+    });
   });
 });
 
@@ -78,7 +128,14 @@ describe('a plan is a step of its run', () => {
     span('r', undefined, 'invoke_agent coder', op('invoke_agent'), 0, 100),
     span('p', 'r', 'plan coder', op('plan', { 'gen_ai.agent.name': 'coder' }), 5, 40),
     span('p.c', 'p', 'chat gpt', op('chat'), 10, 35, planChat),
-    span('t', 'r', 'execute_tool read', op('execute_tool', { 'gen_ai.tool.name': 'read', 'agent_incidents.tool.side_effects': 'read_only' }), 45, 50),
+    span(
+      't',
+      'r',
+      'execute_tool read',
+      op('execute_tool', { 'gen_ai.tool.name': 'read', 'agent_incidents.tool.side_effects': 'read_only' }),
+      45,
+      50,
+    ),
     span('c', 'r', 'chat gpt', op('chat', finished), 55, 95),
   ];
 
@@ -87,8 +144,20 @@ describe('a plan is a step of its run', () => {
     expect(verdict).toMatchObject({ outcome: 'success', attempts: 2, sideEffects: 'read_only' });
   });
 
-  it("a failed planning call that the run went on from is a recovered attempt of the run", () => {
-    const verdict = foldTrace(planned({ statusCode: 2, statusMessage: '429 Too Many Requests', attributes: op('chat', { 'http.response.status_code': 429 }) })).runs.get('r');
-    expect(verdict).toMatchObject({ outcome: 'recovered', cause: 'provider_api_error', causeDetail: 'rate_limit', attempts: 2, recoveredAttempts: 1 });
+  it('a failed planning call that the run went on from is a recovered attempt of the run', () => {
+    const verdict = foldTrace(
+      planned({
+        statusCode: 2,
+        statusMessage: '429 Too Many Requests',
+        attributes: op('chat', { 'http.response.status_code': 429 }),
+      }),
+    ).runs.get('r');
+    expect(verdict).toMatchObject({
+      outcome: 'recovered',
+      cause: 'provider_api_error',
+      causeDetail: 'rate_limit',
+      attempts: 2,
+      recoveredAttempts: 1,
+    });
   });
 });

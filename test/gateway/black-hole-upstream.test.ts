@@ -35,7 +35,9 @@ async function blackHole(): Promise<{ server: Server; port: number; sockets: Set
 }
 
 async function gatewayUnderGc(config: object): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--expose-gc', FIXTURE, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', FIXTURE, JSON.stringify(config)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   cleanups.push(async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
@@ -75,7 +77,9 @@ function request(runs: number): string {
     attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } }],
     status: {},
   }));
-  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'test' }, spans }] }] });
+  return JSON.stringify({
+    resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'test' }, spans }] }],
+  });
 }
 
 describe('an upstream that never answers', () => {
@@ -88,13 +92,26 @@ describe('an upstream that never answers', () => {
     const { url } = await gatewayUnderGc({
       listen: { host: '127.0.0.1', port: 0 },
       hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10 },
-      upstream: { endpoint: `http://127.0.0.1:${hole.port}/v1/traces`, timeoutMillis: 300, initialBackoffMillis: 20, maxBackoffMillis: 100 },
+      upstream: {
+        endpoint: `http://127.0.0.1:${hole.port}/v1/traces`,
+        timeoutMillis: 300,
+        initialBackoffMillis: 20,
+        maxBackoffMillis: 100,
+      },
     });
-    const accepted = await fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request(20) });
+    const accepted = await fetch(`${url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: request(20),
+    });
     expect(accepted.status).toBe(200);
 
     // Each attempt ends at its deadline and is retried: three retries take about a second, not minutes.
-    await eventually(async () => (await metric(url, 'agent_incidents_gateway_forward_retries_total')) >= 3, 10_000, 'three timed-out attempts retried');
+    await eventually(
+      async () => (await metric(url, 'agent_incidents_gateway_forward_retries_total')) >= 3,
+      10_000,
+      'three timed-out attempts retried',
+    );
     expect(hole.sockets.size).toBeGreaterThan(0);
 
     // Upstream comes back on the same port: the next attempt delivers every accepted span.

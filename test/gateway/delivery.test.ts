@@ -54,8 +54,19 @@ async function gatewayTo(port: number, config: Config = {}): Promise<Gateway> {
     listen: { host: '127.0.0.1', port: 0 },
     // No wait for refused senders unless a test asks for one (the default, 15 s, is the collector's backoff).
     ...config,
-    hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 0, ...config.hold },
-    upstream: { initialBackoffMillis: 10, maxBackoffMillis: 50, ...config.upstream, endpoint: `http://127.0.0.1:${port}/v1/traces` },
+    hold: {
+      decisionWaitMillis: 0,
+      maxHoldMillis: 60_000,
+      tickMillis: 10,
+      refusedSenderBackoffMillis: 0,
+      ...config.hold,
+    },
+    upstream: {
+      initialBackoffMillis: 10,
+      maxBackoffMillis: 50,
+      ...config.upstream,
+      endpoint: `http://127.0.0.1:${port}/v1/traces`,
+    },
   });
   open.gateways.push(gateway);
   return gateway;
@@ -70,20 +81,52 @@ function runSpans(i: number): object[] {
   const runId = hex(2 * i + 1, 16);
   const start = NOW - 10_000_000n;
   return [
-    { traceId, spanId: runId, name: 'invoke_agent helper', kind: 1, startTimeUnixNano: String(start), endTimeUnixNano: String(NOW), attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } }], status: {} },
-    { traceId, spanId: hex(2 * i + 2, 16), parentSpanId: runId, name: 'chat model', kind: 3, startTimeUnixNano: String(start + 1000n), endTimeUnixNano: String(NOW - 1000n), attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }], status: {} },
+    {
+      traceId,
+      spanId: runId,
+      name: 'invoke_agent helper',
+      kind: 1,
+      startTimeUnixNano: String(start),
+      endTimeUnixNano: String(NOW),
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } }],
+      status: {},
+    },
+    {
+      traceId,
+      spanId: hex(2 * i + 2, 16),
+      parentSpanId: runId,
+      name: 'chat model',
+      kind: 3,
+      startTimeUnixNano: String(start + 1000n),
+      endTimeUnixNano: String(NOW - 1000n),
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }],
+      status: {},
+    },
   ];
 }
 
 function request(traces: number[]): string {
-  return JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'delivery-test' } }] }, scopeSpans: [{ scope: { name: 'test' }, spans: traces.flatMap(runSpans) }] }] });
+  return JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'delivery-test' } }] },
+        scopeSpans: [{ scope: { name: 'test' }, spans: traces.flatMap(runSpans) }],
+      },
+    ],
+  });
 }
 
 async function gaugeOf(gateway: Gateway, name: string): Promise<number> {
   const text = await (await fetch(`${gateway.url}/metrics`)).text();
-  return Number(text.split('\n').find((line) => line.startsWith(`${name} `))?.split(' ')[1]);
+  return Number(
+    text
+      .split('\n')
+      .find((line) => line.startsWith(`${name} `))
+      ?.split(' ')[1],
+  );
 }
-const backlogOf = (gateway: Gateway): Promise<number> => gaugeOf(gateway, 'agent_incidents_gateway_forward_backlog_spans');
+const backlogOf = (gateway: Gateway): Promise<number> =>
+  gaugeOf(gateway, 'agent_incidents_gateway_forward_backlog_spans');
 const heldTracesOf = (gateway: Gateway): Promise<number> => gaugeOf(gateway, 'agent_incidents_gateway_traces_held');
 
 function post(gateway: Gateway, body: string): Promise<Response> {
@@ -99,7 +142,9 @@ async function inHand(gateway: Gateway, count: number, body: string): Promise<{ 
   const { port } = new URL(gateway.url);
   const slow = Array.from({ length: count }, () => {
     const socket = connect(Number(port), '127.0.0.1');
-    socket.write(`POST /v1/traces HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST /v1/traces HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
     const answer = new Promise<string>((resolve) => {
       let text = '';
       socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -158,7 +203,9 @@ describe('accepted means delivered', () => {
     });
     // Ten requests of one run (2 spans) each at once: more are taken than the backlog has room for (intake sees
     // only the backlog, and the held traces go to it later). Those without room must stay held.
-    const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => post(gateway, request([i])).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(gateway, request([i])).then((r) => r.status)),
+    );
     const accepted = statuses.filter((status) => status === 200).length * 2;
     expect(accepted).toBeGreaterThan(8);
     // The backlog fills to its bound and the rest stays held, however late the release ticks run on a busy machine.
@@ -185,7 +232,10 @@ describe('accepted means delivered', () => {
   ])('drops only on %s, and counts it by reason', async (_name, { statuses, maxAttempts }, reason) => {
     const upstream = await upstreamOn(0, statuses);
     // Any failure counts as "upstream failing": a dropped batch must not leave the gateway refusing.
-    const gateway = await gatewayTo(upstream.port, { upstream: { maxAttempts }, limits: { upstreamFailingAttempts: 1 } });
+    const gateway = await gatewayTo(upstream.port, {
+      upstream: { maxAttempts },
+      limits: { upstreamFailingAttempts: 1 },
+    });
     expect((await post(gateway, request([1]))).status).toBe(200);
     await gateway.flush();
     expect(gateway.metrics.droppedSpans.get(reason)).toBe(2);
@@ -199,15 +249,31 @@ describe('accepted means delivered', () => {
     'isolates the spans upstream refuses for good (%s): their batch-mates are delivered, only they are dropped, counted and logged with their trace ids',
     async (encoding) => {
       // Upstream refuses any request holding a span marked poison, as a backend refuses one bad trace.
-      const upstream = await startUpstream([], 0, (spans) => (spans.some((span) => span.attributes['test.poison'] === true) ? 400 : undefined));
+      const upstream = await startUpstream([], 0, (spans) =>
+        spans.some((span) => span.attributes['test.poison'] === true) ? 400 : undefined,
+      );
       open.upstreams.push(upstream);
       const logged: string[] = [];
-      diag.setLogger({ error: (m: string) => logged.push(m), warn: () => undefined, info: () => undefined, debug: () => undefined, verbose: () => undefined }, DiagLogLevel.ERROR);
+      diag.setLogger(
+        {
+          error: (m: string) => logged.push(m),
+          warn: () => undefined,
+          info: () => undefined,
+          debug: () => undefined,
+          verbose: () => undefined,
+        },
+        DiagLogLevel.ERROR,
+      );
       try {
-        const gateway = await gatewayTo(upstream.port, { upstream: { encoding }, limits: { upstreamFailingAttempts: 1_000 } });
+        const gateway = await gatewayTo(upstream.port, {
+          upstream: { encoding },
+          limits: { upstreamFailingAttempts: 1_000 },
+        });
         // 128 runs (256 spans) in one request: the chat span of runs 7 and 99 is poison.
         const runs = Array.from({ length: 128 }, (_, i) => i);
-        const body = JSON.parse(request(runs)) as { resourceSpans: { scopeSpans: { spans: { name: string; traceId: string; attributes: object[] }[] }[] }[] };
+        const body = JSON.parse(request(runs)) as {
+          resourceSpans: { scopeSpans: { spans: { name: string; traceId: string; attributes: object[] }[] }[] }[];
+        };
         const spans = body.resourceSpans[0]!.scopeSpans[0]!.spans;
         const poisoned = [spans[2 * 7 + 1]!, spans[2 * 99 + 1]!];
         for (const span of poisoned) span.attributes.push({ key: 'test.poison', value: { boolValue: true } });
@@ -217,7 +283,9 @@ describe('accepted means delivered', () => {
         expect(gateway.metrics.droppedSpans.get('upstream_rejected')).toBe(2);
         expect(gateway.metrics.spansForwarded).toBe(254);
         const lines = logged.filter((m) => m.includes('spans_dropped'));
-        const dropped = lines.flatMap((m) => (JSON.parse(m.slice(m.indexOf('{'))) as { trace_ids: string[] }).trace_ids);
+        const dropped = lines.flatMap(
+          (m) => (JSON.parse(m.slice(m.indexOf('{'))) as { trace_ids: string[] }).trace_ids,
+        );
         expect(dropped.sort()).toEqual(poisoned.map((span) => span.traceId).sort());
       } finally {
         diag.disable();
@@ -228,7 +296,11 @@ describe('accepted means delivered', () => {
   it('stops within shutdown.timeoutMillis whatever upstream does, and the next start delivers what it held', async () => {
     const dir = scratch();
     const port = await downPort();
-    const first = await gatewayTo(port, { persistence: { directory: dir }, shutdown: { timeoutMillis: 1_000 }, limits: { upstreamFailingAttempts: 1_000 } });
+    const first = await gatewayTo(port, {
+      persistence: { directory: dir },
+      shutdown: { timeoutMillis: 1_000 },
+      limits: { upstreamFailingAttempts: 1_000 },
+    });
     let accepted = 0;
     for (let i = 0; i < 20; i += 1) if ((await post(first, request([i, i + 100]))).status === 200) accepted += 4;
     expect(accepted).toBe(80);
@@ -250,7 +322,10 @@ describe('accepted means delivered', () => {
 
   it('without a persistent queue, a stop past its timeout drops what is left and counts it', async () => {
     const port = await downPort();
-    const gateway = await gatewayTo(port, { shutdown: { timeoutMillis: 300 }, limits: { upstreamFailingAttempts: 1_000 } });
+    const gateway = await gatewayTo(port, {
+      shutdown: { timeoutMillis: 300 },
+      limits: { upstreamFailingAttempts: 1_000 },
+    });
     expect((await post(gateway, request([1, 2]))).status).toBe(200);
     await gateway.close();
     expect(gateway.metrics.droppedSpans.get('shutdown')).toBe(4);
@@ -259,7 +334,10 @@ describe('accepted means delivered', () => {
   it('answers 503 when the persistent queue cannot take a request, and delivers everything it did accept', async () => {
     const dir = scratch();
     const upstream = await upstreamOn(0, []);
-    const gateway = await gatewayTo(upstream.port, { persistence: { directory: dir, maxBytes: 3_000 }, hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1_000 } });
+    const gateway = await gatewayTo(upstream.port, {
+      persistence: { directory: dir, maxBytes: 3_000 },
+      hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1_000 },
+    });
     let accepted = 0;
     let full = 0;
     for (let i = 0; i < 10; i += 1) {
@@ -281,15 +359,21 @@ describe('accepted means delivered', () => {
     const dir = scratch();
     const upstream = await upstreamOn();
     await gatewayTo(upstream.port, { persistence: { directory: dir } });
-    await expect(gatewayTo(upstream.port, { persistence: { directory: dir } })).rejects.toBeInstanceOf(SpillLogLockedError);
+    await expect(gatewayTo(upstream.port, { persistence: { directory: dir } })).rejects.toBeInstanceOf(
+      SpillLogLockedError,
+    );
   });
 
   it('after shedding a request (busy), holds its traces until the refused sender can be back, so a late part is judged with its run', async () => {
     const upstream = await upstreamOn();
     // A decision wait longer than the stall below, so the run is not already judged when the refusal comes.
-    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 400, maxHoldMillis: 60_000, tickMillis: 10 }, limits: { retryAfterSeconds: 1, maxEventLoopDelayMillis: 60 } });
+    const gateway = await gatewayTo(upstream.port, {
+      hold: { decisionWaitMillis: 400, maxHoldMillis: 60_000, tickMillis: 10 },
+      limits: { retryAfterSeconds: 1, maxEventLoopDelayMillis: 60 },
+    });
     const [run, chat] = runSpans(1) as object[];
-    const body = (spans: object[]) => JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] });
+    const body = (spans: object[]) =>
+      JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] });
     expect((await post(gateway, body([run!]))).status).toBe(200);
     // Another request arrives while the event loop is blocked with work in hand: shed, told to come back in 1 s.
     const held = await inHand(gateway, 2, request([3]));
@@ -302,16 +386,29 @@ describe('accepted means delivered', () => {
     // Past the decision wait, the run is still held: its attempt (which could have been in the shed request) comes now.
     expect(upstream.received).toHaveLength(0);
     expect((await post(gateway, body([chat!]))).status).toBe(200);
-    await expect.poll(() => upstream.received.filter((s) => s.traceId === hex(2, 32)).length, { timeout: 5_000 }).toBe(2);
+    await expect
+      .poll(() => upstream.received.filter((s) => s.traceId === hex(2, 32)).length, { timeout: 5_000 })
+      .toBe(2);
     const judged = upstream.received.find((s) => s.name.startsWith('invoke_agent') && s.traceId === hex(2, 32));
     expect(judged?.attributes['incident.attempts']).toBe(1);
   });
 
   it('does not hold traces after refusing for a full persistent queue: delivering them is what frees it', async () => {
     const upstream = await upstreamOn();
-    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 100, maxHoldMillis: 60_000, tickMillis: 10 }, limits: { retryAfterSeconds: 1 }, persistence: { directory: scratch(), maxBytes: 1_500 } });
+    const gateway = await gatewayTo(upstream.port, {
+      hold: { decisionWaitMillis: 100, maxHoldMillis: 60_000, tickMillis: 10 },
+      limits: { retryAfterSeconds: 1 },
+      persistence: { directory: scratch(), maxBytes: 1_500 },
+    });
     const [run] = runSpans(1) as object[];
-    expect((await post(gateway, JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans: [run] }] }] }))).status).toBe(200);
+    expect(
+      (
+        await post(
+          gateway,
+          JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans: [run] }] }] }),
+        )
+      ).status,
+    ).toBe(200);
     expect((await post(gateway, request([2, 3, 4]))).status).toBe(503);
     await expect.poll(() => upstream.received.length, { timeout: 1_000 }).toBe(1);
   });
@@ -319,56 +416,80 @@ describe('accepted means delivered', () => {
   it.each([
     ['after a refusal that does not hold (a full persistent queue)', true],
     ['after a start with a persistent queue (a restart: senders found it down)', false],
-  ])('judges a trace taken while a refused sender may still be back as at best incomplete, never success: %s', async (_name, refuse) => {
-    const upstream = await upstreamOn();
-    const gateway = await gatewayTo(upstream.port, {
-      hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 60_000 },
-      persistence: { directory: scratch(), maxBytes: refuse ? 1_500 : 1_000_000 },
-    });
-    expect((await post(gateway, request([1]))).status).toBe(200);
-    if (refuse) expect((await post(gateway, request([2, 3, 4, 5]))).status).toBe(503);
-    // Judged now, before the sender's backoff is over: the run's verdict says its evidence may be incomplete.
-    await gateway.flush();
-    const run = upstream.received.find((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent');
-    expect(run?.attributes['incident.outcome']).toBe('incomplete');
-    expect(run?.attributes['incident.missing_facts']).toContain('evidence_truncated');
-  });
+  ])(
+    'judges a trace taken while a refused sender may still be back as at best incomplete, never success: %s',
+    async (_name, refuse) => {
+      const upstream = await upstreamOn();
+      const gateway = await gatewayTo(upstream.port, {
+        hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 60_000 },
+        persistence: { directory: scratch(), maxBytes: refuse ? 1_500 : 1_000_000 },
+      });
+      expect((await post(gateway, request([1]))).status).toBe(200);
+      if (refuse) expect((await post(gateway, request([2, 3, 4, 5]))).status).toBe(503);
+      // Judged now, before the sender's backoff is over: the run's verdict says its evidence may be incomplete.
+      await gateway.flush();
+      const run = upstream.received.find((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent');
+      expect(run?.attributes['incident.outcome']).toBe('incomplete');
+      expect(run?.attributes['incident.missing_facts']).toContain('evidence_truncated');
+    },
+  );
 
   it('remembers across a restart until when the senders it refused can be back, and holds traces that long', async () => {
     const upstream = await upstreamOn();
     const directory = scratch();
-    const first = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 2_000 }, limits: { retryAfterSeconds: 1 }, persistence: { directory, maxBytes: 1_500 } });
+    const first = await gatewayTo(upstream.port, {
+      hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 2_000 },
+      limits: { retryAfterSeconds: 1 },
+      persistence: { directory, maxBytes: 1_500 },
+    });
     // A full queue refuses with 503: that sender will be back within the backoff.
     expect((await post(first, request([2, 3, 4, 5]))).status).toBe(503);
     const refusedAt = Date.now();
     await first.close();
     // The next process waits for no one of its own (no backoff), but the refused sender may still bring a part.
-    const second = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 0 }, persistence: { directory, maxBytes: 1_000_000 } });
+    const second = await gatewayTo(upstream.port, {
+      hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 0 },
+      persistence: { directory, maxBytes: 1_000_000 },
+    });
     expect((await post(second, request([1]))).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, refusedAt + 1_000 - Date.now())));
     expect(upstream.received).toHaveLength(0);
     await expect.poll(() => upstream.received.length, { timeout: 5_000 }).toBe(2);
     expect(Date.now() - refusedAt).toBeGreaterThanOrEqual(2_000);
-    expect(upstream.received.find((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent')?.attributes['incident.outcome']).toBe('success');
+    expect(
+      upstream.received.find((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent')?.attributes[
+        'incident.outcome'
+      ],
+    ).toBe('success');
   });
 
   it('judges the same run success when no sender was refused', async () => {
     const upstream = await upstreamOn();
-    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 60_000 } });
+    const gateway = await gatewayTo(upstream.port, {
+      hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 60_000 },
+    });
     expect((await post(gateway, request([1]))).status).toBe(200);
     await gateway.flush();
-    expect(upstream.received.find((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent')?.attributes['incident.outcome']).toBe('success');
+    expect(
+      upstream.received.find((span) => span.attributes['gen_ai.operation.name'] === 'invoke_agent')?.attributes[
+        'incident.outcome'
+      ],
+    ).toBe('success');
   });
 
   it('holds a span sent twice once, and counts the duplicate', async () => {
     const upstream = await upstreamOn();
-    const gateway = await gatewayTo(upstream.port, { hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1_000 } });
+    const gateway = await gatewayTo(upstream.port, {
+      hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1_000 },
+    });
     expect((await post(gateway, request([7]))).status).toBe(200);
     expect((await post(gateway, request([7]))).status).toBe(200);
     await gateway.flush();
     expect(upstream.received).toHaveLength(2);
     expect(gateway.metrics.spansDuplicate).toBe(2);
-    expect(await (await fetch(`${gateway.url}/metrics`)).text()).toContain('agent_incidents_gateway_spans_duplicate_total 2');
+    expect(await (await fetch(`${gateway.url}/metrics`)).text()).toContain(
+      'agent_incidents_gateway_spans_duplicate_total 2',
+    );
   });
 });
 
@@ -387,7 +508,10 @@ describe('protocol limits', () => {
 
   it('answers 429 by what a request decodes to, not by its size on the wire', async () => {
     const upstream = await upstreamOn();
-    const gateway = await gatewayTo(upstream.port, { limits: { maxHeldBytes: 12_000 }, hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1_000 } });
+    const gateway = await gatewayTo(upstream.port, {
+      limits: { maxHeldBytes: 12_000 },
+      hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1_000 },
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 10; i += 1) statuses.push((await post(gateway, request([i]))).status);
     expect(statuses).toContain(429);
@@ -416,7 +540,7 @@ describe('protocol limits', () => {
     expect(gateway.metrics.refusedRequests.get('busy')).toBe(3);
   });
 
-  it('takes a request while its event loop lags with nothing in hand: the lag is another process\'s, and refusing would only idle it', async () => {
+  it("takes a request while its event loop lags with nothing in hand: the lag is another process's, and refusing would only idle it", async () => {
     const upstream = await upstreamOn();
     const gateway = await gatewayTo(upstream.port, { limits: { maxEventLoopDelayMillis: 20 } });
     const pending = post(gateway, request([1]));
@@ -432,7 +556,9 @@ describe('protocol limits', () => {
     const response = await post(gateway, request([1]));
     expect(response.status).toBe(503);
     expect(await response.text()).toContain('maxRssBytes');
-    expect(await (await fetch(`${gateway.url}/metrics`)).text()).toContain('agent_incidents_gateway_spans_refused_total{reason="memory"} 0');
+    expect(await (await fetch(`${gateway.url}/metrics`)).text()).toContain(
+      'agent_incidents_gateway_spans_refused_total{reason="memory"} 0',
+    );
   });
 
   it('answers 400, not 500, to JSON values nested deeper than any sender nests them', async () => {
@@ -449,7 +575,9 @@ describe('protocol limits', () => {
 
   it('cuts a client that sends its headers too slowly, and keeps serving others', async () => {
     const upstream = await upstreamOn();
-    const gateway = await gatewayTo(upstream.port, { limits: { headersTimeoutMillis: 300, requestTimeoutMillis: 600 } });
+    const gateway = await gatewayTo(upstream.port, {
+      limits: { headersTimeoutMillis: 300, requestTimeoutMillis: 600 },
+    });
     const { port } = new URL(gateway.url);
     const slow = connect(Number(port), '127.0.0.1');
     const ended = new Promise<number>((resolve) => {
@@ -474,11 +602,14 @@ describe('protocol limits', () => {
     const { port } = new URL(gateway.url);
     const sockets = [0, 1, 2].map(() => connect(Number(port), '127.0.0.1'));
     const closed = await Promise.all(
-      sockets.map((socket) => new Promise<boolean>((resolve) => {
-        socket.on('error', () => undefined);
-        socket.on('close', () => resolve(true));
-        setTimeout(() => resolve(false), 500);
-      })),
+      sockets.map(
+        (socket) =>
+          new Promise<boolean>((resolve) => {
+            socket.on('error', () => undefined);
+            socket.on('close', () => resolve(true));
+            setTimeout(() => resolve(false), 500);
+          }),
+      ),
     );
     expect(closed.filter(Boolean)).toHaveLength(1);
     for (const socket of sockets) socket.destroy();

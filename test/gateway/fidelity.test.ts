@@ -24,11 +24,22 @@ const now = BigInt(Date.now()) * 1_000_000n;
 const request = {
   resourceSpans: [
     {
-      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'fidelity' } }, { key: 'host.id.big', value: { intValue: BIG } }], droppedAttributesCount: 3 },
+      resource: {
+        attributes: [
+          { key: 'service.name', value: { stringValue: 'fidelity' } },
+          { key: 'host.id.big', value: { intValue: BIG } },
+        ],
+        droppedAttributesCount: 3,
+      },
       schemaUrl: 'https://opentelemetry.io/schemas/1.26.0',
       scopeSpans: [
         {
-          scope: { name: 'agent-lib', version: '2.1.0', attributes: [{ key: 'lib.flavour', value: { stringValue: 'async' } }], droppedAttributesCount: 1 },
+          scope: {
+            name: 'agent-lib',
+            version: '2.1.0',
+            attributes: [{ key: 'lib.flavour', value: { stringValue: 'async' } }],
+            droppedAttributesCount: 1,
+          },
           schemaUrl: 'https://opentelemetry.io/schemas/1.24.0',
           spans: [
             {
@@ -48,9 +59,25 @@ const request = {
                 { key: 'app.list', value: { arrayValue: { values: [{ intValue: '1' }, { intValue: BIG }] } } },
               ],
               droppedAttributesCount: 2,
-              events: [{ timeUnixNano: String(now - 1_000n), name: 'checkpoint', attributes: [{ key: 'n', value: { intValue: '7' } }], droppedAttributesCount: 4 }],
+              events: [
+                {
+                  timeUnixNano: String(now - 1_000n),
+                  name: 'checkpoint',
+                  attributes: [{ key: 'n', value: { intValue: '7' } }],
+                  droppedAttributesCount: 4,
+                },
+              ],
               droppedEventsCount: 5,
-              links: [{ traceId: 'cd'.repeat(16), spanId: '22'.repeat(8), traceState: 'linked=1', flags: 0x301, attributes: [{ key: 'link.kind', value: { stringValue: 'follows' } }], droppedAttributesCount: 6 }],
+              links: [
+                {
+                  traceId: 'cd'.repeat(16),
+                  spanId: '22'.repeat(8),
+                  traceState: 'linked=1',
+                  flags: 0x301,
+                  attributes: [{ key: 'link.kind', value: { stringValue: 'follows' } }],
+                  droppedAttributesCount: 6,
+                },
+              ],
               droppedLinksCount: 7,
               status: {},
             },
@@ -64,8 +91,17 @@ const request = {
 describe('the gateway forwards every field it received', () => {
   it.each(['protobuf', 'json'] as const)('upstream encoding %s', async (encoding) => {
     upstream = await startUpstream();
-    gateway = await createGateway({ listen: { port: 0 }, upstream: { endpoint: upstream.endpoint, encoding }, hold: { decisionWaitMillis: 0, tickMillis: 10 }, sanitization: { mode: 'off' } });
-    const response = await fetch(`${gateway.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+    gateway = await createGateway({
+      listen: { port: 0 },
+      upstream: { endpoint: upstream.endpoint, encoding },
+      hold: { decisionWaitMillis: 0, tickMillis: 10 },
+      sanitization: { mode: 'off' },
+    });
+    const response = await fetch(`${gateway.url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    });
     expect(response.status).toBe(200);
     await gateway.flush();
     const [span] = upstream.received;
@@ -79,11 +115,31 @@ describe('the gateway forwards every field it received', () => {
     expect(span!.droppedAttributesCount).toBe(2);
     expect(span!.droppedEventsCount).toBe(5);
     expect(span!.droppedLinksCount).toBe(7);
-    expect(span!.events[0]).toMatchObject({ name: 'checkpoint', droppedAttributesCount: 4, timeUnixNano: now - 1_000n });
-    expect(span!.links[0]).toMatchObject({ traceId: 'cd'.repeat(16), spanId: '22'.repeat(8), traceState: 'linked=1', flags: 0x301, droppedAttributesCount: 6, attributes: { 'link.kind': 'follows' } });
+    expect(span!.events[0]).toMatchObject({
+      name: 'checkpoint',
+      droppedAttributesCount: 4,
+      timeUnixNano: now - 1_000n,
+    });
+    expect(span!.links[0]).toMatchObject({
+      traceId: 'cd'.repeat(16),
+      spanId: '22'.repeat(8),
+      traceState: 'linked=1',
+      flags: 0x301,
+      droppedAttributesCount: 6,
+      attributes: { 'link.kind': 'follows' },
+    });
     expect(span!.resource['host.id.big']).toBe(BigInt(BIG));
-    expect(span!.resourceEnvelope).toEqual({ droppedAttributesCount: 3, schemaUrl: 'https://opentelemetry.io/schemas/1.26.0' });
-    expect(span!.scope).toEqual({ name: 'agent-lib', version: '2.1.0', attributes: { 'lib.flavour': 'async' }, droppedAttributesCount: 1, schemaUrl: 'https://opentelemetry.io/schemas/1.24.0' });
+    expect(span!.resourceEnvelope).toEqual({
+      droppedAttributesCount: 3,
+      schemaUrl: 'https://opentelemetry.io/schemas/1.26.0',
+    });
+    expect(span!.scope).toEqual({
+      name: 'agent-lib',
+      version: '2.1.0',
+      attributes: { 'lib.flavour': 'async' },
+      droppedAttributesCount: 1,
+      schemaUrl: 'https://opentelemetry.io/schemas/1.24.0',
+    });
     expect(span!.startTimeUnixNano).toBe(now - 5_000_000n);
     expect(span!.endTimeUnixNano).toBe(now);
     // And the verdict, on top.
@@ -92,7 +148,11 @@ describe('the gateway forwards every field it received', () => {
 
   it('scrubs trace state, scope attributes and schema URLs like every other text field', async () => {
     upstream = await startUpstream();
-    gateway = await createGateway({ listen: { port: 0 }, upstream: { endpoint: upstream.endpoint }, hold: { decisionWaitMillis: 0, tickMillis: 10 } });
+    gateway = await createGateway({
+      listen: { port: 0 },
+      upstream: { endpoint: upstream.endpoint },
+      hold: { decisionWaitMillis: 0, tickMillis: 10 },
+    });
     const secret = 'AKIA' + 'Z7QW3ERT5YU6IO8P';
     const dirty = structuredClone(request);
     const scopeSpans = dirty.resourceSpans[0]!.scopeSpans[0]!;
@@ -100,7 +160,11 @@ describe('the gateway forwards every field it received', () => {
     scopeSpans.scope.attributes.push({ key: 'lib.note', value: { stringValue: `key ${secret}` } });
     scopeSpans.schemaUrl = `https://user:${secret}@schemas.example/1.0`;
     dirty.resourceSpans[0]!.schemaUrl = `https://user:${secret}@schemas.example/2.0`;
-    const response = await fetch(`${gateway.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(dirty) });
+    const response = await fetch(`${gateway.url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(dirty),
+    });
     expect(response.status).toBe(200);
     await gateway.flush();
     expect(upstream.bodies.length).toBeGreaterThan(0);

@@ -27,13 +27,19 @@ async function configFile(text: string): Promise<string> {
 describe('agent-incidents gateway', () => {
   it.each([
     ['a missing upstream', 'listen: { port: 0 }\n', 'upstream'],
-    ['a port out of range', 'listen: { port: 70000 }\nupstream: { endpoint: http://127.0.0.1:4318/v1/traces }\n', 'listen.port'],
+    [
+      'a port out of range',
+      'listen: { port: 70000 }\nupstream: { endpoint: http://127.0.0.1:4318/v1/traces }\n',
+      'listen.port',
+    ],
     ['an unknown key', 'upstream: { endpoint: http://127.0.0.1:4318/v1/traces }\nhold: { decisionWait: 5 }\n', 'hold'],
     ['an endpoint that is not a URL', 'upstream: { endpoint: not-a-url }\n', 'upstream.endpoint'],
   ])('exits 2 on %s, naming the key', async (_name, yaml, key) => {
     const file = await configFile(yaml);
     const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(process.execPath, [CLI, 'gateway', '--config', file], (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }));
+      execFile(process.execPath, [CLI, 'gateway', '--config', file], (error, _stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+      );
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(key);
@@ -56,7 +62,9 @@ describe('agent-incidents gateway', () => {
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const port = (upstream.address() as AddressInfo).port;
     // A long decision wait: only SIGTERM can release the trace.
-    const file = await configFile(`listen: { host: 127.0.0.1, port: 0 }\nupstream: { endpoint: http://127.0.0.1:${port}/v1/traces }\nhold: { decisionWaitMillis: 600000 }\n`);
+    const file = await configFile(
+      `listen: { host: 127.0.0.1, port: 0 }\nupstream: { endpoint: http://127.0.0.1:${port}/v1/traces }\nhold: { decisionWaitMillis: 600000 }\n`,
+    );
     const child = spawn(process.execPath, [CLI, 'gateway', '--config', file], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     const listening = new Promise<string>((resolve) => {
@@ -76,8 +84,14 @@ describe('agent-incidents gateway', () => {
     run.end();
     await pipeline.provider.forceFlush();
     const spans = pipeline.spans();
-    for (const span of spans) for (const key of Object.keys(span.attributes)) if (key.startsWith('incident.')) delete (span.attributes as Record<string, unknown>)[key];
-    const response = await fetch(`${url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: ProtobufTraceSerializer.serializeRequest(spans) });
+    for (const span of spans)
+      for (const key of Object.keys(span.attributes))
+        if (key.startsWith('incident.')) delete (span.attributes as Record<string, unknown>)[key];
+    const response = await fetch(`${url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-protobuf' },
+      body: ProtobufTraceSerializer.serializeRequest(spans),
+    });
     expect(response.status).toBe(200);
     expect(received).toEqual([]);
 

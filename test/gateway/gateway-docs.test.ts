@@ -8,7 +8,9 @@ import { GATEWAY_CONFIG, resolveGatewayConfig } from '../../src/gateway/index.js
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'gateway.md'), 'utf8');
 const section = doc.slice(doc.indexOf('## Configuration'), doc.indexOf('## What it answers'));
-const rows = [...section.matchAll(/^\| `([a-zA-Z.]+)` \| ([^|]+) \|/gm)].map((m) => [m[1] as string, (m[2] as string).trim()] as const);
+const rows = [...section.matchAll(/^\| `([a-zA-Z.]+)` \| ([^|]+) \|/gm)].map(
+  (m) => [m[1] as string, (m[2] as string).trim()] as const,
+);
 
 function valueAt(config: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], config);
@@ -22,10 +24,13 @@ describe('docs/gateway.md', () => {
     type Node = { _zod: { def: { type: string; innerType?: Node; shape?: Record<string, Node> } } };
     const unwrap = (node: Node): Node => (node._zod.def.innerType ? unwrap(node._zod.def.innerType) : node);
     const leaves: string[] = [];
-    for (const [section, schema] of Object.entries((GATEWAY_CONFIG as unknown as { shape: Record<string, Node> }).shape)) {
+    for (const [section, schema] of Object.entries(
+      (GATEWAY_CONFIG as unknown as { shape: Record<string, Node> }).shape,
+    )) {
       const inner = unwrap(schema);
       // `policy` and `sanitization` (open maps) are keys themselves.
-      if (inner._zod.def.type === 'object' && inner._zod.def.shape) for (const key of Object.keys(inner._zod.def.shape)) leaves.push(`${section}.${key}`);
+      if (inner._zod.def.type === 'object' && inner._zod.def.shape)
+        for (const key of Object.keys(inner._zod.def.shape)) leaves.push(`${section}.${key}`);
       else leaves.push(section);
     }
     expect(rows.map(([key]) => key).sort()).toEqual(leaves.sort());

@@ -15,7 +15,6 @@ import type { RunRecorder } from '../../src/index.js';
 import { startUpstream } from '../support/upstream.js';
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
 
-
 /** Raw spans of one run as an instrumented agent would send them: no verdict on them yet. */
 async function agentSpans(build: (run: RunRecorder) => void): Promise<ReadableSpan[]> {
   const pipeline = createPipeline({ sanitization: { mode: 'off' } });
@@ -25,7 +24,8 @@ async function agentSpans(build: (run: RunRecorder) => void): Promise<ReadableSp
   await pipeline.provider.forceFlush();
   for (const span of pipeline.spans()) {
     // What the agent sent had no incident attributes: strip what this local processor added.
-    for (const key of Object.keys(span.attributes)) if (key.startsWith('incident.') || key === 'error.type') delete (span.attributes as Record<string, unknown>)[key];
+    for (const key of Object.keys(span.attributes))
+      if (key.startsWith('incident.') || key === 'error.type') delete (span.attributes as Record<string, unknown>)[key];
   }
   return pipeline.spans();
 }
@@ -64,7 +64,9 @@ describe('the gateway', () => {
   it('gives a trace sent as OTLP protobuf the verdict the SDK processor gives, and forwards it', async () => {
     const { gateway, upstream } = await start();
     const spans = await agentSpans(dropAfterText);
-    const response = await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' });
+    const response = await post(ProtobufTraceSerializer.serializeRequest(spans)!, {
+      'content-type': 'application/x-protobuf',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/x-protobuf');
     await gateway.flush();
@@ -83,11 +85,16 @@ describe('the gateway', () => {
   it('accepts OTLP JSON, gzip-compressed, and answers in JSON', async () => {
     const { gateway, upstream } = await start();
     const spans = await agentSpans(dropAfterText);
-    const response = await post(gzipSync(JsonTraceSerializer.serializeRequest(spans)!), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const response = await post(gzipSync(JsonTraceSerializer.serializeRequest(spans)!), {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({});
     await gateway.flush();
-    expect(upstream.received.find((s) => s.name.startsWith('invoke_agent'))?.attributes['incident.cause']).toBe('provider_transport_disconnect');
+    expect(upstream.received.find((s) => s.name.startsWith('invoke_agent'))?.attributes['incident.cause']).toBe(
+      'provider_transport_disconnect',
+    );
   });
 
   it('removes content and secrets from spans and resources before forwarding', async () => {
@@ -96,11 +103,18 @@ describe('the gateway', () => {
       run.span.setAttribute('gen_ai.input.messages', '[{"role":"user","content":"my password is hunter2"}]');
       run.span.setAttribute('note', 'token sk-abcdefghijklmnopqrstuvwx');
     });
-    const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans))) as { resourceSpans: { resource: { attributes: unknown[] } }[] };
-    json.resourceSpans[0]!.resource.attributes.push({ key: 'deployment.owner', value: { stringValue: 'alice@example.com' } });
+    const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans))) as {
+      resourceSpans: { resource: { attributes: unknown[] } }[];
+    };
+    json.resourceSpans[0]!.resource.attributes.push({
+      key: 'deployment.owner',
+      value: { stringValue: 'alice@example.com' },
+    });
     await post(JSON.stringify(json), { 'content-type': 'application/json' });
     await gateway.flush();
-    const forwarded = JSON.stringify(upstream.received, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
+    const forwarded = JSON.stringify(upstream.received, (_key, value: unknown) =>
+      typeof value === 'bigint' ? String(value) : value,
+    );
     expect(forwarded).not.toContain('hunter2');
     expect(forwarded).not.toContain('sk-abcdefghijklmnopqrstuvwx');
     expect(forwarded).not.toContain('alice@example.com');
@@ -108,7 +122,12 @@ describe('the gateway', () => {
 
   it.each([
     ['a wrong content type is 415', { 'content-type': 'text/plain' }, 'x', 415],
-    ['an unsupported content encoding is 415', { 'content-type': 'application/json', 'content-encoding': 'br' }, '{}', 415],
+    [
+      'an unsupported content encoding is 415',
+      { 'content-type': 'application/json', 'content-encoding': 'br' },
+      '{}',
+      415,
+    ],
     ['malformed protobuf is 400', { 'content-type': 'application/x-protobuf' }, '\u00ff\u00ff\u00ff\u00ff', 400],
     ['malformed JSON is 400', { 'content-type': 'application/json' }, '{"resourceSpans": [', 400],
     ['broken gzip is 400', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'not gzip', 400],
@@ -141,7 +160,9 @@ describe('the gateway', () => {
   it('rejects spans without ids as an OTLP partial success and keeps the rest', async () => {
     const { gateway, upstream } = await start();
     const spans = await agentSpans(dropAfterText);
-    const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans))) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
+    const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans))) as {
+      resourceSpans: { scopeSpans: { spans: unknown[] }[] }[];
+    };
     json.resourceSpans[0]!.scopeSpans[0]!.spans.push({ name: 'no ids' });
     const response = await post(JSON.stringify(json), { 'content-type': 'application/json' });
     expect(response.status).toBe(200);
@@ -151,11 +172,19 @@ describe('the gateway', () => {
   });
 
   it('answers 429 with Retry-After when it holds as much as it may, and counts the refusal', async () => {
-    const { gateway } = await start({ limits: { maxSpans: 3 }, hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1000 } });
+    const { gateway } = await start({
+      limits: { maxSpans: 3 },
+      hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1000 },
+    });
     const spans = await agentSpans(dropAfterText);
-    expect((await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' })).status).toBe(200);
+    expect(
+      (await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' }))
+        .status,
+    ).toBe(200);
     const more = await agentSpans(dropAfterText);
-    const response = await post(ProtobufTraceSerializer.serializeRequest(more)!, { 'content-type': 'application/x-protobuf' });
+    const response = await post(ProtobufTraceSerializer.serializeRequest(more)!, {
+      'content-type': 'application/x-protobuf',
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('5');
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
@@ -173,7 +202,10 @@ describe('the gateway', () => {
   });
 
   it('pushes back with 503 when the upstream is down and the backlog is full, instead of growing', async () => {
-    const { gateway, upstream } = await start({ limits: { maxForwardBacklogSpans: 3 }, upstream: { endpoint: 'http://127.0.0.1:1/v1/traces', maxAttempts: 20 } });
+    const { gateway, upstream } = await start({
+      limits: { maxForwardBacklogSpans: 3 },
+      upstream: { endpoint: 'http://127.0.0.1:1/v1/traces', maxAttempts: 20 },
+    });
     const spans = await agentSpans(dropAfterText);
     const body = ProtobufTraceSerializer.serializeRequest(spans)!;
     expect((await post(body, { 'content-type': 'application/x-protobuf' })).status).toBe(200);
@@ -186,22 +218,28 @@ describe('the gateway', () => {
 
   it('judges a run whose run span never arrives as a crash, found by incident.cause', async () => {
     const { gateway, upstream } = await start({ hold: { decisionWaitMillis: 0, maxHoldMillis: 100, tickMillis: 20 } });
-    const spans = (await agentSpans((run) => {
-      const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-      attempt.chunk('text-delta');
-      attempt.finish();
-    })).filter((s) => !s.name.startsWith('invoke_agent'));
+    const spans = (
+      await agentSpans((run) => {
+        const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+        attempt.chunk('text-delta');
+        attempt.finish();
+      })
+    ).filter((s) => !s.name.startsWith('invoke_agent'));
     await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' });
     await expect.poll(() => upstream.received.length, { timeout: 3000 }).toBe(spans.length);
     const judged = upstream.received.filter((s) => s.attributes['incident.cause'] !== undefined);
     expect(judged.map((s) => s.attributes['incident.cause'])).toEqual(['crash_or_restart_incomplete']);
     expect(judged[0]?.attributes['incident.missing_facts']).toContain('run_never_ended');
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
-    expect(metrics).toContain('agent_incidents_gateway_runs_total{outcome="incomplete",cause="crash_or_restart_incomplete"} 1');
+    expect(metrics).toContain(
+      'agent_incidents_gateway_runs_total{outcome="incomplete",cause="crash_or_restart_incomplete"} 1',
+    );
   });
 
   it('flushes held traces when it closes', async () => {
-    const { gateway, upstream } = await start({ hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1000 } });
+    const { gateway, upstream } = await start({
+      hold: { decisionWaitMillis: 60_000, maxHoldMillis: 60_000, tickMillis: 1000 },
+    });
     const spans = await agentSpans(dropAfterText);
     await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' });
     expect(upstream.received).toHaveLength(0);
@@ -225,15 +263,24 @@ describe('the gateway against hostile input', () => {
   it('refuses with 413 a request holding more spans than it may ever hold', async () => {
     await start({ limits: { maxSpans: 1, maxForwardBacklogSpans: 1 } });
     const spans = await agentSpans(dropAfterText);
-    const response = await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' });
+    const response = await post(ProtobufTraceSerializer.serializeRequest(spans)!, {
+      'content-type': 'application/x-protobuf',
+    });
     expect(response.status).toBe(413);
   });
 
   it('rejects spans with ids of the wrong length, so they cannot poison a forwarded batch', async () => {
     const { gateway, upstream } = await start();
     const spans = await agentSpans(dropAfterText);
-    const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans))) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
-    json.resourceSpans[0]!.scopeSpans[0]!.spans.push({ traceId: 'abc', spanId: '', name: 'bad ids', startTimeUnixNano: '1' });
+    const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans))) as {
+      resourceSpans: { scopeSpans: { spans: unknown[] }[] }[];
+    };
+    json.resourceSpans[0]!.scopeSpans[0]!.spans.push({
+      traceId: 'abc',
+      spanId: '',
+      name: 'bad ids',
+      startTimeUnixNano: '1',
+    });
     const response = await post(JSON.stringify(json), { 'content-type': 'application/json' });
     expect(await response.json()).toMatchObject({ partialSuccess: { rejectedSpans: 1 } });
     await gateway.flush();
@@ -241,7 +288,13 @@ describe('the gateway against hostile input', () => {
   });
 
   it('names a bad policy as a configuration error', async () => {
-    await expect(createGateway({ upstream: { endpoint: 'http://127.0.0.1:1/v1/traces' }, listen: { port: 0 }, policy: { maxAutoRetries: -1 } })).rejects.toThrow(/policy/);
+    await expect(
+      createGateway({
+        upstream: { endpoint: 'http://127.0.0.1:1/v1/traces' },
+        listen: { port: 0 },
+        policy: { maxAutoRetries: -1 },
+      }),
+    ).rejects.toThrow(/policy/);
   });
 });
 

@@ -19,13 +19,23 @@ import { createTask, incidentAttributes, recoveryContext, safeRetry } from '../.
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
 
 const sanitizer = createSanitizer();
-const options = { policy: DEFAULT_POLICY, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(60_000) };
+const options = {
+  policy: DEFAULT_POLICY,
+  sanitizer,
+  resources: new ResourceCache(sanitizer),
+  released: new ReleasedRuns(60_000),
+};
 const folder = { fold: async (spans: readonly DecodedSpan[]) => judgeTrace(spans, options, Date.now()) };
 
-const fixture = (name: string) => decodeOtlpJsonSpans(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'traces', `${name}.otlp.json`), 'utf8')));
+const fixture = (name: string) =>
+  decodeOtlpJsonSpans(
+    JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'traces', `${name}.otlp.json`), 'utf8')),
+  );
 
 /** A trace recorded by RunRecorder, as an OTLP/JSON request, without the processor (raw spans). */
-async function recordedTrace(build: (run: ReturnType<ReturnType<typeof createPipeline>['startRun']>) => void | Promise<void>) {
+async function recordedTrace(
+  build: (run: ReturnType<ReturnType<typeof createPipeline>['startRun']>) => void | Promise<void>,
+) {
   const pipeline = createPipeline({ sanitization: { mode: 'off' } });
   const run = pipeline.startRun();
   await build(run);
@@ -35,8 +45,15 @@ async function recordedTrace(build: (run: ReturnType<ReturnType<typeof createPip
   const stripped = JSON.parse(json) as unknown;
   return decodeOtlpJsonSpans(stripped).map((span) => {
     // Received spans carry no verdict of their own.
-    const attributes = Object.fromEntries(Object.entries(span.attributes).filter(([key]) => !key.startsWith('incident.') && key !== 'error.type'));
-    return { ...span, attributes, statusCode: span.name.startsWith('invoke_agent') ? 0 : span.statusCode, statusMessage: span.name.startsWith('invoke_agent') ? undefined : span.statusMessage };
+    const attributes = Object.fromEntries(
+      Object.entries(span.attributes).filter(([key]) => !key.startsWith('incident.') && key !== 'error.type'),
+    );
+    return {
+      ...span,
+      attributes,
+      statusCode: span.name.startsWith('invoke_agent') ? 0 : span.statusCode,
+      statusMessage: span.name.startsWith('invoke_agent') ? undefined : span.statusMessage,
+    };
   });
 }
 
@@ -69,7 +86,10 @@ describe('judgeTrace', () => {
     const judged = out.filter((s) => s.attributes['incident.outcome'] !== undefined);
     expect(judged).toHaveLength(1);
     expect(judged[0]?.name.startsWith('chat')).toBe(true);
-    expect(judged[0]?.attributes).toMatchObject({ 'incident.cause.detail': 'run_never_ended', 'incident.side_effects': 'unsafe' });
+    expect(judged[0]?.attributes).toMatchObject({
+      'incident.cause.detail': 'run_never_ended',
+      'incident.side_effects': 'unsafe',
+    });
     expect(judged[0]?.attributes['incident.missing_facts']).toContain('run_never_ended');
   });
 
@@ -78,7 +98,9 @@ describe('judgeTrace', () => {
     const spans = await recordedTrace(async (run) => {
       const first = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
       first.watchdogFired({ phase: 'connect' });
-      const action = await safeRetry({ baseDelayMillis: 1, maxDelayMillis: 1 }).recover(recoveryContext(run, createTask('g', 'IN_PROGRESS')));
+      const action = await safeRetry({ baseDelayMillis: 1, maxDelayMillis: 1 }).recover(
+        recoveryContext(run, createTask('g', 'IN_PROGRESS')),
+      );
       expect(action.kind).toBe('retry');
       const second = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
       second.chunk('text-delta');
@@ -115,7 +137,9 @@ describe('judgeTrace on spans an SDK processor already judged', () => {
     await pipeline.provider.forceFlush();
     const json = new TextDecoder().decode(JsonTraceSerializer.serializeRequest(pipeline.spans()));
     const spans = decodeOtlpJsonSpans(JSON.parse(json));
-    expect(spans.find((s) => s.name.startsWith('invoke_agent'))?.attributes['incident.cause']).toBe('crash_or_restart_incomplete');
+    expect(spans.find((s) => s.name.startsWith('invoke_agent'))?.attributes['incident.cause']).toBe(
+      'crash_or_restart_incomplete',
+    );
     const { spans: out, outcomes } = await folder.fold(spans);
     expect(outcomes).toEqual([{ outcome: 'incomplete', cause: 'crash_or_restart_incomplete' }]);
     const runSpan = out.find((s) => s.name.startsWith('invoke_agent'));

@@ -22,14 +22,18 @@ function scratch(): string {
   return dir;
 }
 
-const segments = (dir: string): string[] => readdirSync(dir).filter((name) => name.startsWith('segment-')).sort();
+const segments = (dir: string): string[] =>
+  readdirSync(dir)
+    .filter((name) => name.startsWith('segment-'))
+    .sort();
 const body = (text: string): Buffer => Buffer.from(text);
 
 /** Reopens `dir` as a new process would (the old owner's lock released) and reads everything back. */
 async function reopen(dir: string, options: { segmentBytes?: number } = {}) {
   const log = SpillLog.open({ directory: dir, ...options });
   const read: { type: string; body: string; admit: (spans: number) => { release(n?: number): void } }[] = [];
-  for (let segment = log.recoverNext(); segment; segment = log.recoverNext()) for (const record of segment) read.push({ ...record, body: record.body.toString() });
+  for (let segment = log.recoverNext(); segment; segment = log.recoverNext())
+    for (const record of segment) read.push({ ...record, body: record.body.toString() });
   return { log, read };
 }
 
@@ -37,11 +41,14 @@ describe('the persistent queue', () => {
   it('reads back every appended request, in order, after its writer closed without delivering', async () => {
     const dir = scratch();
     const log = SpillLog.open({ directory: dir, segmentBytes: 64 });
-    for (let i = 0; i < 10; i += 1) await log.append(i % 2 ? 'json' : 'protobuf', body(`request ${i} ${'x'.repeat(20)}`), 1);
+    for (let i = 0; i < 10; i += 1)
+      await log.append(i % 2 ? 'json' : 'protobuf', body(`request ${i} ${'x'.repeat(20)}`), 1);
     await log.close();
     expect(segments(dir).length).toBeGreaterThan(1);
     const { log: again, read } = await reopen(dir);
-    expect(read.map((r) => r.body.split(' ').slice(0, 2).join(' '))).toEqual(Array.from({ length: 10 }, (_, i) => `request ${i}`));
+    expect(read.map((r) => r.body.split(' ').slice(0, 2).join(' '))).toEqual(
+      Array.from({ length: 10 }, (_, i) => `request ${i}`),
+    );
     expect(read.map((r) => r.type)).toEqual(Array.from({ length: 10 }, (_, i) => (i % 2 ? 'json' : 'protobuf')));
     await again.close();
   });
@@ -81,13 +88,19 @@ describe('the persistent queue', () => {
   });
 
   it.each([
-    ['a torn tail (a write cut short)', (file: string) => appendFileSync(file, Buffer.from([0x41, 0x49, 0x47, 0x31, 0, 0, 1, 0]))],
+    [
+      'a torn tail (a write cut short)',
+      (file: string) => appendFileSync(file, Buffer.from([0x41, 0x49, 0x47, 0x31, 0, 0, 1, 0])),
+    ],
     ['garbage after the last record', (file: string) => appendFileSync(file, Buffer.from('not a record at all'))],
-    ['a record whose bytes changed on disk', (file: string) => {
-      const data = readFileSync(file);
-      data[data.length - 1] = (data[data.length - 1] ?? 0) ^ 0xff;
-      writeFileSync(file, data);
-    }],
+    [
+      'a record whose bytes changed on disk',
+      (file: string) => {
+        const data = readFileSync(file);
+        data[data.length - 1] = (data[data.length - 1] ?? 0) ^ 0xff;
+        writeFileSync(file, data);
+      },
+    ],
   ])('keeps the records before %s and reads nothing past it', async (_name, damage) => {
     const dir = scratch();
     const log = SpillLog.open({ directory: dir });
@@ -118,7 +131,10 @@ describe('the persistent queue', () => {
   it('takes appends again once what filled it is delivered, even when the whole queue is smaller than a segment', async () => {
     const dir = scratch();
     const log = SpillLog.open({ directory: dir, maxBytes: 200 });
-    const records = [await log.append('json', body('a'.repeat(60)), 1), await log.append('json', body('b'.repeat(60)), 1)];
+    const records = [
+      await log.append('json', body('a'.repeat(60)), 1),
+      await log.append('json', body('b'.repeat(60)), 1),
+    ];
     await expect(log.append('json', body('c'.repeat(60)), 1)).rejects.toBeInstanceOf(SpillLogFullError);
     for (const record of records) record.release();
     await log.append('json', body('d'.repeat(60)), 1);

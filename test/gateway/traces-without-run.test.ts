@@ -38,13 +38,35 @@ const span = (spanId: string, name: string, attributes: object[], parentSpanId?:
 });
 
 const CASES: [string, object[]][] = [
-  ['a plain LLM call at the root', [span('1'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat'), attr('gen_ai.system', 'openai')])]],
+  [
+    'a plain LLM call at the root',
+    [span('1'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat'), attr('gen_ai.system', 'openai')])],
+  ],
   [
     'an LLM call under an application span',
-    [span('1'.repeat(16), 'POST /answer', [attr('http.request.method', 'POST')]), span('2'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat')], '1'.repeat(16))],
+    [
+      span('1'.repeat(16), 'POST /answer', [attr('http.request.method', 'POST')]),
+      span('2'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat')], '1'.repeat(16)),
+    ],
   ],
-  ['an OpenInference LLM span at the root', [span('1'.repeat(16), 'ChatCompletion', [attr('openinference.span.kind', 'LLM'), attr('llm.model_name', 'gpt-4o')])]],
-  ['a tool call outside any agent run', [span('1'.repeat(16), 'execute_tool search', [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', 'search')])]],
+  [
+    'an OpenInference LLM span at the root',
+    [
+      span('1'.repeat(16), 'ChatCompletion', [
+        attr('openinference.span.kind', 'LLM'),
+        attr('llm.model_name', 'gpt-4o'),
+      ]),
+    ],
+  ],
+  [
+    'a tool call outside any agent run',
+    [
+      span('1'.repeat(16), 'execute_tool search', [
+        attr('gen_ai.operation.name', 'execute_tool'),
+        attr('gen_ai.tool.name', 'search'),
+      ]),
+    ],
+  ],
   [
     // A web backend: its server span's parent is the browser's, in another process, never sent here.
     'an LLM call under a server span whose parent is in another process',
@@ -53,16 +75,31 @@ const CASES: [string, object[]][] = [
       span('2'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat')], '1'.repeat(16), LOCAL_PARENT),
     ],
   ],
-  ['an LLM call whose own parent is in another process (an LLM proxy)', [span('2'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat')], '9'.repeat(16), REMOTE_PARENT)]],
+  [
+    'an LLM call whose own parent is in another process (an LLM proxy)',
+    [span('2'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat')], '9'.repeat(16), REMOTE_PARENT)],
+  ],
 ];
 
 describe('a trace with no agent run in it', () => {
   it.each(CASES)('%s leaves after the decision wait, without a verdict', async (_name, spans) => {
     upstream = await startUpstream();
-    gateway = await createGateway({ listen: { port: 0 }, upstream: { endpoint: upstream.endpoint }, hold: { decisionWaitMillis: 100, maxHoldMillis: 600_000, tickMillis: 10 } });
+    gateway = await createGateway({
+      listen: { port: 0 },
+      upstream: { endpoint: upstream.endpoint },
+      hold: { decisionWaitMillis: 100, maxHoldMillis: 600_000, tickMillis: 10 },
+    });
     const started = Date.now();
     const body = { resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] };
-    expect((await fetch(`${gateway.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${gateway.url}/v1/traces`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status,
+    ).toBe(200);
     await expect.poll(() => upstream!.received.length, { timeout: 5_000, interval: 20 }).toBe(spans.length);
     // Far from the 10-minute hold: the decision wait and a few ticks.
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -71,10 +108,24 @@ describe('a trace with no agent run in it', () => {
 
   it('still waits for a missing parent in the same process (a run span on its way, or a crashed run), and judges the crash', async () => {
     upstream = await startUpstream();
-    gateway = await createGateway({ listen: { port: 0 }, upstream: { endpoint: upstream.endpoint }, hold: { decisionWaitMillis: 100, maxHoldMillis: 1_500, tickMillis: 10 } });
-    const spans = [span('2'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat')], '9'.repeat(16), LOCAL_PARENT)];
+    gateway = await createGateway({
+      listen: { port: 0 },
+      upstream: { endpoint: upstream.endpoint },
+      hold: { decisionWaitMillis: 100, maxHoldMillis: 1_500, tickMillis: 10 },
+    });
+    const spans = [
+      span('2'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat')], '9'.repeat(16), LOCAL_PARENT),
+    ];
     const body = { resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] };
-    expect((await fetch(`${gateway.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${gateway.url}/v1/traces`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status,
+    ).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(upstream.received).toHaveLength(0);
     await expect.poll(() => upstream!.received.length, { timeout: 5_000, interval: 20 }).toBe(1);

@@ -45,20 +45,50 @@ const value: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     fc.constantFrom(...WORDS).map((v) => ({ k: 'string', v }) as const),
     fc.boolean().map((v) => ({ k: 'bool', v }) as const),
-    fc.oneof(fc.constantFrom(0n, 1n, -1n, INT64_MIN, INT64_MAX, 2n ** 53n + 1n, -(2n ** 53n) - 1n), fc.bigInt({ min: INT64_MIN, max: INT64_MAX })).map((v) => ({ k: 'int', v }) as const),
     fc
-      .oneof(fc.constantFrom(0, -0, 3, -7, 1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 53, 2 ** 64), fc.double())
+      .oneof(
+        fc.constantFrom(0n, 1n, -1n, INT64_MIN, INT64_MAX, 2n ** 53n + 1n, -(2n ** 53n) - 1n),
+        fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
+      )
+      .map((v) => ({ k: 'int', v }) as const),
+    fc
+      .oneof(
+        fc.constantFrom(
+          0,
+          -0,
+          3,
+          -7,
+          1.5,
+          Number.NaN,
+          Number.POSITIVE_INFINITY,
+          Number.NEGATIVE_INFINITY,
+          Number.MAX_VALUE,
+          Number.MIN_VALUE,
+          2 ** 53,
+          2 ** 64,
+        ),
+        fc.double(),
+      )
       .map((v) => ({ k: 'double', v }) as const),
     fc.uint8Array({ maxLength: 8 }).map((v) => ({ k: 'bytes', v }) as const),
     fc.array(tie('value'), { maxLength: 4 }).map((v) => ({ k: 'array', v }) as const),
-    fc.uniqueArray(fc.tuple(fc.constantFrom(...KEYS), tie('value')), { maxLength: 3, selector: ([key]) => key }).map((v) => ({ k: 'kvlist', v }) as const),
+    fc
+      .uniqueArray(fc.tuple(fc.constantFrom(...KEYS), tie('value')), { maxLength: 3, selector: ([key]) => key })
+      .map((v) => ({ k: 'kvlist', v }) as const),
     fc.constant({ k: 'empty' } as const),
   ),
 })).value;
 
 /** Attributes of one place (span, event, resource): unique keys under `app.`, so no key rule applies to them. */
-const attributes = fc.uniqueArray(fc.tuple(fc.constantFrom('app.v0', 'app.v1', 'app.v2', 'app.v3', 'app.v4'), value), { minLength: 1, maxLength: 4, selector: ([key]) => key });
-const request = fc.record({ resource: attributes, spans: fc.array(fc.record({ span: attributes, event: attributes }), { minLength: 1, maxLength: 3 }) });
+const attributes = fc.uniqueArray(fc.tuple(fc.constantFrom('app.v0', 'app.v1', 'app.v2', 'app.v3', 'app.v4'), value), {
+  minLength: 1,
+  maxLength: 4,
+  selector: ([key]) => key,
+});
+const request = fc.record({
+  resource: attributes,
+  spans: fc.array(fc.record({ span: attributes, event: attributes }), { minLength: 1, maxLength: 3 }),
+});
 
 /** A double in OTLP/JSON: a number where JSON has one, else text (`"NaN"`, `"-0"`), which protobuf's JSON mapping accepts. */
 function jsonDouble(v: number): number | string {
@@ -113,12 +143,31 @@ function fromJson(raw: Record<string, unknown>): Value {
   if ('intValue' in raw) return { k: 'int', v: BigInt(String(raw.intValue)) };
   if ('doubleValue' in raw) {
     const d = raw.doubleValue;
-    return { k: 'double', v: typeof d === 'number' ? d : d === 'NaN' ? Number.NaN : d === 'Infinity' ? Number.POSITIVE_INFINITY : d === '-Infinity' ? Number.NEGATIVE_INFINITY : Number(d) };
+    return {
+      k: 'double',
+      v:
+        typeof d === 'number'
+          ? d
+          : d === 'NaN'
+            ? Number.NaN
+            : d === 'Infinity'
+              ? Number.POSITIVE_INFINITY
+              : d === '-Infinity'
+                ? Number.NEGATIVE_INFINITY
+                : Number(d),
+    };
   }
   if ('bytesValue' in raw) return { k: 'bytes', v: new Uint8Array(Buffer.from(raw.bytesValue as string, 'base64')) };
-  if ('arrayValue' in raw) return { k: 'array', v: (((raw.arrayValue as { values?: unknown[] }).values ?? []) as Record<string, unknown>[]).map(fromJson) };
+  if ('arrayValue' in raw)
+    return {
+      k: 'array',
+      v: (((raw.arrayValue as { values?: unknown[] }).values ?? []) as Record<string, unknown>[]).map(fromJson),
+    };
   if ('kvlistValue' in raw) {
-    const entries = ((raw.kvlistValue as { values?: unknown[] }).values ?? []) as { key: string; value?: Record<string, unknown> }[];
+    const entries = ((raw.kvlistValue as { values?: unknown[] }).values ?? []) as {
+      key: string;
+      value?: Record<string, unknown>;
+    }[];
     return { k: 'kvlist', v: entries.map((e) => [e.key, fromJson(e.value ?? {})] as const) };
   }
   return { k: 'empty' };
@@ -196,7 +245,13 @@ function build(sample: Case): { json: string; protobuf: Uint8Array; traces: stri
               startTimeUnixNano: ProtobufjsLong.fromString(String(now - 1000n), true),
               endTimeUnixNano: ProtobufjsLong.fromString(String(now), true),
               attributes: kv(s.span, toProtobufjs),
-              events: [{ name: 'e', timeUnixNano: ProtobufjsLong.fromString(String(now - 500n), true), attributes: kv(s.event, toProtobufjs) }],
+              events: [
+                {
+                  name: 'e',
+                  timeUnixNano: ProtobufjsLong.fromString(String(now - 500n), true),
+                  attributes: kv(s.event, toProtobufjs),
+                },
+              ],
               status: {},
             })),
           },
@@ -217,12 +272,20 @@ interface ArrivedSpan {
 function arrivedSpans(body: Buffer, json: boolean): ArrivedSpan[] {
   type Kv = { key: string; value?: Record<string, unknown> };
   const request = (json ? JSON.parse(body.toString('utf8')) : decodeWithProtobufjs(body)) as {
-    resourceSpans?: { resource?: { attributes?: Kv[] }; scopeSpans?: { spans?: { traceId: string; attributes?: Kv[]; events?: { attributes?: Kv[] }[] }[] }[] }[];
+    resourceSpans?: {
+      resource?: { attributes?: Kv[] };
+      scopeSpans?: { spans?: { traceId: string; attributes?: Kv[]; events?: { attributes?: Kv[] }[] }[] }[];
+    }[];
   };
   const map = (list: Kv[] | undefined) => new Map((list ?? []).map((e) => [e.key, fromJson(e.value ?? {})] as const));
   return (request.resourceSpans ?? []).flatMap((rs) =>
     (rs.scopeSpans ?? []).flatMap((ss) =>
-      (ss.spans ?? []).map((span) => ({ traceId: span.traceId, resource: map(rs.resource?.attributes), attributes: map(span.attributes), event: map(span.events?.[0]?.attributes) })),
+      (ss.spans ?? []).map((span) => ({
+        traceId: span.traceId,
+        resource: map(rs.resource?.attributes),
+        attributes: map(span.attributes),
+        event: map(span.events?.[0]?.attributes),
+      })),
     ),
   );
 }
@@ -230,52 +293,67 @@ function arrivedSpans(body: Buffer, json: boolean): ArrivedSpan[] {
 function expectSame(sent: Attributes, arrived: Map<string, Value>, where: string): void {
   for (const [key, v] of sent) {
     const got = arrived.get(key);
-    if (got === undefined || !same(v, got)) throw new Error(`${where} ${key}: sent ${JSON.stringify(toJson(v))}, arrived ${got === undefined ? 'nothing' : JSON.stringify(toJson(got))}`);
+    if (got === undefined || !same(v, got))
+      throw new Error(
+        `${where} ${key}: sent ${JSON.stringify(toJson(v))}, arrived ${got === undefined ? 'nothing' : JSON.stringify(toJson(got))}`,
+      );
   }
 }
 
-describe.each([['json'], ['protobuf']] as const)('every AnyValue shape through the gateway (%s in, both out)', (encoding) => {
-  let upstream: Awaited<ReturnType<typeof startUpstream>>;
-  let gateway: Gateway;
-  beforeAll(async () => {
-    upstream = await startUpstream();
-    gateway = await createGateway({
-      listen: { host: '127.0.0.1', port: 0 },
-      hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 1_000 },
-      // Upstream in the other encoding: both encoders are exercised by both decoders.
-      upstream: { endpoint: upstream.endpoint, encoding: encoding === 'json' ? 'protobuf' : 'json', initialBackoffMillis: 10, maxBackoffMillis: 50 },
+describe.each([['json'], ['protobuf']] as const)(
+  'every AnyValue shape through the gateway (%s in, both out)',
+  (encoding) => {
+    let upstream: Awaited<ReturnType<typeof startUpstream>>;
+    let gateway: Gateway;
+    beforeAll(async () => {
+      upstream = await startUpstream();
+      gateway = await createGateway({
+        listen: { host: '127.0.0.1', port: 0 },
+        hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 1_000 },
+        // Upstream in the other encoding: both encoders are exercised by both decoders.
+        upstream: {
+          endpoint: upstream.endpoint,
+          encoding: encoding === 'json' ? 'protobuf' : 'json',
+          initialBackoffMillis: 10,
+          maxBackoffMillis: 50,
+        },
+      });
     });
-  });
-  afterAll(async () => {
-    await gateway.close();
-    await upstream.close();
-  });
+    afterAll(async () => {
+      await gateway.close();
+      await upstream.close();
+    });
 
-  it(`delivers every acknowledged span with every value equal to what was sent, type included (${RUNS.toLocaleString('en')} cases)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(request, async (sample) => {
-        const { json, protobuf, traces } = build(sample);
-        const before = upstream.bodies.length;
-        const response = await fetch(`${gateway.url}/v1/traces`, {
-          method: 'POST',
-          headers: { 'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' },
-          body: encoding === 'json' ? json : protobuf,
-        });
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`refused with ${response.status}`);
-        await gateway.flush();
-        const arrived = upstream.bodies.slice(before).flatMap((body) => arrivedSpans(body, encoding !== 'json'));
-        const byTrace = new Map(arrived.map((span) => [span.traceId, span]));
-        sample.spans.forEach((s, i) => {
-          const span = byTrace.get(traces[i]!);
-          if (span === undefined) throw new Error(`span of trace ${traces[i]} was acknowledged and not delivered`);
-          expectSame(sample.resource, span.resource, 'resource');
-          expectSame(s.span, span.attributes, 'span');
-          expectSame(s.event, span.event, 'event');
-        });
-      }),
-      { numRuns: RUNS, seed: Number(process.env.PROPERTY_SEED ?? 20261127) },
+    it(
+      `delivers every acknowledged span with every value equal to what was sent, type included (${RUNS.toLocaleString('en')} cases)`,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(request, async (sample) => {
+            const { json, protobuf, traces } = build(sample);
+            const before = upstream.bodies.length;
+            const response = await fetch(`${gateway.url}/v1/traces`, {
+              method: 'POST',
+              headers: { 'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' },
+              body: encoding === 'json' ? json : protobuf,
+            });
+            await response.arrayBuffer();
+            if (response.status !== 200) throw new Error(`refused with ${response.status}`);
+            await gateway.flush();
+            const arrived = upstream.bodies.slice(before).flatMap((body) => arrivedSpans(body, encoding !== 'json'));
+            const byTrace = new Map(arrived.map((span) => [span.traceId, span]));
+            sample.spans.forEach((s, i) => {
+              const span = byTrace.get(traces[i]!);
+              if (span === undefined) throw new Error(`span of trace ${traces[i]} was acknowledged and not delivered`);
+              expectSame(sample.resource, span.resource, 'resource');
+              expectSame(s.span, span.attributes, 'span');
+              expectSame(s.event, span.event, 'event');
+            });
+          }),
+          { numRuns: RUNS, seed: Number(process.env.PROPERTY_SEED ?? 20261127) },
+        );
+        expect(gateway.metrics.spansDropped).toBe(0);
+      },
+      Math.max(600_000, RUNS * 10),
     );
-    expect(gateway.metrics.spansDropped).toBe(0);
-  }, Math.max(600_000, RUNS * 10));
-});
+  },
+);

@@ -25,7 +25,13 @@ import { createSanitizer } from '../../src/sanitize/sanitizer.js';
 import { startUpstream } from '../support/upstream.js';
 
 const sanitizer = createSanitizer();
-const judging = (): TraceJudgeOptions => ({ policy: DEFAULT_POLICY, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(60_000), revisable: new RevisableTraces() });
+const judging = (): TraceJudgeOptions => ({
+  policy: DEFAULT_POLICY,
+  sanitizer,
+  resources: new ResourceCache(sanitizer),
+  released: new ReleasedRuns(60_000),
+  revisable: new RevisableTraces(),
+});
 
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
 const NOW = BigInt(Date.now()) * 1_000_000n;
@@ -40,18 +46,73 @@ function splitRun(i: number, recovered: boolean): { run: object[]; attempts: obj
   const traceId = hex(i + 1, 32);
   const runId = hex(16 * i + 1, 16);
   const at = (ms: number) => String(NOW - 10_000_000_000n + BigInt(ms) * 1_000_000n);
-  const failed = { traceId, spanId: hex(16 * i + 2, 16), parentSpanId: runId, name: 'chat model', kind: 3, startTimeUnixNano: at(10), endTimeUnixNano: at(20), attributes: [op('chat'), { key: 'error.type', value: { stringValue: '503' } }, { key: 'http.response.status_code', value: { intValue: '503' } }], status: { code: 2, message: 'Service Unavailable' } };
-  const retried = { traceId, spanId: hex(16 * i + 3, 16), parentSpanId: runId, name: 'chat model', kind: 3, startTimeUnixNano: at(30), endTimeUnixNano: at(40), attributes: [op('chat')], status: {} };
+  const failed = {
+    traceId,
+    spanId: hex(16 * i + 2, 16),
+    parentSpanId: runId,
+    name: 'chat model',
+    kind: 3,
+    startTimeUnixNano: at(10),
+    endTimeUnixNano: at(20),
+    attributes: [
+      op('chat'),
+      { key: 'error.type', value: { stringValue: '503' } },
+      { key: 'http.response.status_code', value: { intValue: '503' } },
+    ],
+    status: { code: 2, message: 'Service Unavailable' },
+  };
+  const retried = {
+    traceId,
+    spanId: hex(16 * i + 3, 16),
+    parentSpanId: runId,
+    name: 'chat model',
+    kind: 3,
+    startTimeUnixNano: at(30),
+    endTimeUnixNano: at(40),
+    attributes: [op('chat')],
+    status: {},
+  };
   return {
-    run: [{ traceId, spanId: runId, name: 'invoke_agent helper', kind: 1, startTimeUnixNano: at(0), endTimeUnixNano: at(100), attributes: [op('invoke_agent')], status: {} }],
+    run: [
+      {
+        traceId,
+        spanId: runId,
+        name: 'invoke_agent helper',
+        kind: 1,
+        startTimeUnixNano: at(0),
+        endTimeUnixNano: at(100),
+        attributes: [op('invoke_agent')],
+        status: {},
+      },
+    ],
     attempts: recovered ? [failed, retried] : [failed],
-    tool: [{ traceId, spanId: hex(16 * i + 4, 16), parentSpanId: runId, name: 'execute_tool read', kind: 1, startTimeUnixNano: at(50), endTimeUnixNano: at(60), attributes: [op('execute_tool'), { key: 'gen_ai.tool.name', value: { stringValue: 'read' } }], status: {} }],
+    tool: [
+      {
+        traceId,
+        spanId: hex(16 * i + 4, 16),
+        parentSpanId: runId,
+        name: 'execute_tool read',
+        kind: 1,
+        startTimeUnixNano: at(50),
+        endTimeUnixNano: at(60),
+        attributes: [op('execute_tool'), { key: 'gen_ai.tool.name', value: { stringValue: 'read' } }],
+        status: {},
+      },
+    ],
   };
 }
 
-const request = (spans: object[]) => ({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'revision-test' } }] }, scopeSpans: [{ scope: { name: 'test' }, spans }] }] });
+const request = (spans: object[]) => ({
+  resourceSpans: [
+    {
+      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'revision-test' } }] },
+      scopeSpans: [{ scope: { name: 'test' }, spans }],
+    },
+  ],
+});
 const decode = (spans: object[]): DecodedSpan[] => decodeOtlpJsonSpans(request(spans));
-const verdictKeys = (attributes: Record<string, unknown>) => Object.fromEntries(K.RUN_ATTRIBUTE_KEYS.filter((key) => key in attributes).map((key) => [key, attributes[key]]));
+const verdictKeys = (attributes: Record<string, unknown>) =>
+  Object.fromEntries(K.RUN_ATTRIBUTE_KEYS.filter((key) => key in attributes).map((key) => [key, attributes[key]]));
 
 /** The run's verdict when every span is judged in one piece, with no refused sender. */
 function verdictInOnePiece(spans: object[]): Record<string, unknown> {
@@ -64,36 +125,41 @@ describe('a run judged while a part could still come', () => {
   it.each([
     ['a failed attempt comes late', false],
     ['a failed then recovered attempt come late', true],
-  ])('is corrected when the part arrives and again when no sender can be back, ending at the one-piece verdict: %s', (_name, recovered) => {
-    const parts = splitRun(1, recovered);
-    const options = judging();
-    const now = Date.now();
-    const first = judgeTrace(decode([...parts.run, ...parts.tool]), options, now, true, now + 10_000);
-    const delivered = first.spans.find((span) => span.name.startsWith('invoke_agent'));
-    expect(delivered?.attributes[K.ATTR_INCIDENT_OUTCOME]).toBe('incomplete');
-    expect(first.revisions).toEqual([]);
+  ])(
+    'is corrected when the part arrives and again when no sender can be back, ending at the one-piece verdict: %s',
+    (_name, recovered) => {
+      const parts = splitRun(1, recovered);
+      const options = judging();
+      const now = Date.now();
+      const first = judgeTrace(decode([...parts.run, ...parts.tool]), options, now, true, now + 10_000);
+      const delivered = first.spans.find((span) => span.name.startsWith('invoke_agent'));
+      expect(delivered?.attributes[K.ATTR_INCIDENT_OUTCOME]).toBe('incomplete');
+      expect(first.revisions).toEqual([]);
 
-    // The refused request comes back while the window is still open: corrected, still flagged as possibly incomplete.
-    const late = judgeTrace(decode(parts.attempts), options, now + 1_000, true, now + 10_000);
-    expect(late.lateParts).toBe(parts.attempts.length);
-    const revision = late.spans.find((span) => span.name === K.VERDICT_REVISION_SPAN);
-    expect(revision, 'a revision span for the late failure').toBeDefined();
-    expect(revision?.attributes[K.ATTR_INCIDENT_REVISION_OF]).toBe(delivered?.spanId);
-    expect(revision?.attributes[K.ATTR_INCIDENT_REVISION_NUMBER]).toBe(1);
-    expect(revision?.parentSpanId).toBe(delivered?.spanId);
-    expect(revision?.links.map((link) => link.spanId)).toEqual([delivered?.spanId]);
-    expect(revision?.traceId).toBe(delivered?.traceId);
-    expect(revision?.attributes[K.ATTR_INCIDENT_MISSING_FACTS]).toContain('evidence_truncated');
-    expect(late.revisions).toHaveLength(1);
+      // The refused request comes back while the window is still open: corrected, still flagged as possibly incomplete.
+      const late = judgeTrace(decode(parts.attempts), options, now + 1_000, true, now + 10_000);
+      expect(late.lateParts).toBe(parts.attempts.length);
+      const revision = late.spans.find((span) => span.name === K.VERDICT_REVISION_SPAN);
+      expect(revision, 'a revision span for the late failure').toBeDefined();
+      expect(revision?.attributes[K.ATTR_INCIDENT_REVISION_OF]).toBe(delivered?.spanId);
+      expect(revision?.attributes[K.ATTR_INCIDENT_REVISION_NUMBER]).toBe(1);
+      expect(revision?.parentSpanId).toBe(delivered?.spanId);
+      expect(revision?.links.map((link) => link.spanId)).toEqual([delivered?.spanId]);
+      expect(revision?.traceId).toBe(delivered?.traceId);
+      expect(revision?.attributes[K.ATTR_INCIDENT_MISSING_FACTS]).toContain('evidence_truncated');
+      expect(late.revisions).toHaveLength(1);
 
-    // No sender can be back: judged with all that came, it reads what one piece reads.
-    const kept = options.revisable?.expire(now + 10_001) ?? [];
-    expect(kept).toHaveLength(1);
-    const last = judgeKeptTrace(kept[0]!, options, now + 10_001);
-    const final = last.spans.find((span) => span.name === K.VERDICT_REVISION_SPAN);
-    expect(final?.attributes[K.ATTR_INCIDENT_REVISION_NUMBER]).toBe(2);
-    expect(verdictKeys(final?.attributes ?? {})).toEqual(verdictInOnePiece([...parts.run, ...parts.attempts, ...parts.tool]));
-  });
+      // No sender can be back: judged with all that came, it reads what one piece reads.
+      const kept = options.revisable?.expire(now + 10_001) ?? [];
+      expect(kept).toHaveLength(1);
+      const last = judgeKeptTrace(kept[0]!, options, now + 10_001);
+      const final = last.spans.find((span) => span.name === K.VERDICT_REVISION_SPAN);
+      expect(final?.attributes[K.ATTR_INCIDENT_REVISION_NUMBER]).toBe(2);
+      expect(verdictKeys(final?.attributes ?? {})).toEqual(
+        verdictInOnePiece([...parts.run, ...parts.attempts, ...parts.tool]),
+      );
+    },
+  );
 
   it('is judged again when no sender can be back although nothing came: the run had all its parts', () => {
     const parts = splitRun(2, false);
@@ -112,7 +178,17 @@ describe('a run judged while a part could still come', () => {
     judgeTrace(decode([...parts.run, ...parts.attempts, ...parts.tool]), options, now, true, now + 5_000);
     // An HTTP call of the agent comes late: no fact in it, so the verdict stays as delivered.
     const run = parts.run[0] as { traceId: string; spanId: string; startTimeUnixNano: string; endTimeUnixNano: string };
-    const http = { traceId: run.traceId, spanId: hex(99, 16), parentSpanId: run.spanId, name: 'GET', kind: 3, startTimeUnixNano: run.startTimeUnixNano, endTimeUnixNano: run.endTimeUnixNano, attributes: [{ key: 'http.request.method', value: { stringValue: 'GET' } }], status: {} };
+    const http = {
+      traceId: run.traceId,
+      spanId: hex(99, 16),
+      parentSpanId: run.spanId,
+      name: 'GET',
+      kind: 3,
+      startTimeUnixNano: run.startTimeUnixNano,
+      endTimeUnixNano: run.endTimeUnixNano,
+      attributes: [{ key: 'http.request.method', value: { stringValue: 'GET' } }],
+      status: {},
+    };
     const late = judgeTrace(decode([http]), options, now + 100, true, now + 5_000);
     expect(late.lateParts).toBe(1);
     expect(late.revisions).toEqual([]);
@@ -139,7 +215,9 @@ describe('a run judged while a part could still come', () => {
     // Past its time, but the store still holds the late attempt: it stays kept.
     expect(options.revisable!.expire(now + 2_000, (id) => id !== traceId)).toEqual([]);
     const late = judgeTrace(decode(parts.attempts), options, now + 2_100);
-    expect(verdictKeys(late.spans.find((span) => span.name === K.VERDICT_REVISION_SPAN)?.attributes ?? {})).toEqual(verdictInOnePiece([...parts.run, ...parts.attempts, ...parts.tool]));
+    expect(verdictKeys(late.spans.find((span) => span.name === K.VERDICT_REVISION_SPAN)?.attributes ?? {})).toEqual(
+      verdictInOnePiece([...parts.run, ...parts.attempts, ...parts.tool]),
+    );
   });
 
   it('lets the oldest kept trace go first when asked to shrink, and counts it', () => {
@@ -159,7 +237,10 @@ describe('a run judged while a part could still come', () => {
 });
 
 describe('the gateway corrects a verdict a late part changes', () => {
-  const open: { gateways: Gateway[]; upstreams: Awaited<ReturnType<typeof startUpstream>>[] } = { gateways: [], upstreams: [] };
+  const open: { gateways: Gateway[]; upstreams: Awaited<ReturnType<typeof startUpstream>>[] } = {
+    gateways: [],
+    upstreams: [],
+  };
   const dirs: string[] = [];
   afterEach(async () => {
     for (const gateway of open.gateways) await gateway.close();
@@ -183,18 +264,38 @@ describe('the gateway corrects a verdict a late part changes', () => {
     });
     open.gateways.push(gateway);
     const parts = splitRun(8, false);
-    const post = (spans: object[]) => fetch(`${gateway.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request(spans)) });
+    const post = (spans: object[]) =>
+      fetch(`${gateway.url}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request(spans)),
+      });
     expect((await post([...parts.run, ...parts.tool])).status).toBe(200);
     // Another sender's request does not fit the queue: refused with 503, it will be back, and the gateway does not wait for it.
-    const others = [9, 10, 11, 12].flatMap((i) => { const p = splitRun(i, true); return [...p.run, ...p.attempts, ...p.tool]; });
+    const others = [9, 10, 11, 12].flatMap((i) => {
+      const p = splitRun(i, true);
+      return [...p.run, ...p.attempts, ...p.tool];
+    });
     expect((await post(others)).status).toBe(503);
-    await expect.poll(() => upstream.received.filter((span) => span.name.startsWith('invoke_agent')).length, { timeout: 5_000 }).toBe(1);
+    await expect
+      .poll(() => upstream.received.filter((span) => span.name.startsWith('invoke_agent')).length, { timeout: 5_000 })
+      .toBe(1);
     expect((await post(parts.attempts)).status).toBe(200);
-    await expect.poll(() => upstream.received.filter((span) => span.name === K.VERDICT_REVISION_SPAN).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => upstream.received.filter((span) => span.name === K.VERDICT_REVISION_SPAN).length, { timeout: 5_000 })
+      .toBeGreaterThanOrEqual(1);
     const revisions = upstream.received.filter((span) => span.name === K.VERDICT_REVISION_SPAN);
     const final = revisions.at(-1);
     expect(final?.resource['service.name']).toEqual('revision-test');
-    await expect.poll(() => verdictKeys(upstream.received.filter((span) => span.name === K.VERDICT_REVISION_SPAN).at(-1)?.attributes ?? {}), { timeout: 5_000 }).toEqual(verdictInOnePiece([...parts.run, ...parts.attempts, ...parts.tool]));
+    await expect
+      .poll(
+        () =>
+          verdictKeys(
+            upstream.received.filter((span) => span.name === K.VERDICT_REVISION_SPAN).at(-1)?.attributes ?? {},
+          ),
+        { timeout: 5_000 },
+      )
+      .toEqual(verdictInOnePiece([...parts.run, ...parts.attempts, ...parts.tool]));
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
     expect(metrics).toMatch(/agent_incidents_gateway_verdicts_revised_total\{outcome="failed",cause="[a-z_]+"\} [1-9]/);
     expect(metrics).toMatch(/agent_incidents_gateway_late_parts_total [1-9]/);

@@ -17,7 +17,12 @@ import type { Reply } from '../../src/testing/fake-provider.js';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider.js';
 import { createPipeline } from '../support/harness.js';
 
-const TOOLS = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
+const TOOLS = [
+  {
+    type: 'function' as const,
+    function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  },
+];
 const CLASSES = { read_file: 'read_only' } as const;
 const pipeline = createPipeline();
 const contextManager = new AsyncLocalStorageContextManager();
@@ -61,10 +66,16 @@ async function withFake<T>(replies: readonly Reply[], body: (client: OpenAI) => 
 async function streamAttempt(run: RunRecorder, client: OpenAI): Promise<void> {
   const attempt = run.startAttempt({ boundary: { tools: [{ name: 'read_file', sideEffects: 'read_only' }] } });
   await context.with(trace.setSpan(context.active(), attempt.span), async () => {
-    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], tools: TOOLS, stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hi' }],
+      tools: TOOLS,
+      stream: true,
+    });
     const chunks = [];
     // A real runtime renders each chunk as it arrives.
-    for await (const chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects: CLASSES })) chunks.push(chunk);
+    for await (const chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects: CLASSES }))
+      chunks.push(chunk);
   });
 }
 
@@ -81,7 +92,9 @@ interface Row {
 const withFacts: Row[] = [
   {
     name: 'a streamed chat that drops after text offers to continue',
-    replies: [reply.script({ type: 'text', text: ['Hello', ' there'] }, { type: 'delay', ms: 20 }, { type: 'destroy' })],
+    replies: [
+      reply.script({ type: 'text', text: ['Hello', ' there'] }, { type: 'delay', ms: 20 }, { type: 'destroy' }),
+    ],
     want: {
       'incident.outcome': 'failed',
       'incident.cause': 'provider_transport_disconnect',
@@ -95,11 +108,22 @@ const withFacts: Row[] = [
   {
     name: 'a tool call, the tool run, then the answer is a success with a read-only side effect',
     replies: [reply.toolCall('read_file', { path: 'README.md' }), reply.text('The README says hello.')],
-    want: { 'incident.outcome': 'success', 'incident.side_effects': 'read_only', 'incident.attempts': 2, 'incident.facts_complete': true },
+    want: {
+      'incident.outcome': 'success',
+      'incident.side_effects': 'read_only',
+      'incident.attempts': 2,
+      'incident.facts_complete': true,
+    },
   },
   {
     name: 'a tool call cut off while its input streams offers to continue',
-    replies: [reply.script({ type: 'partial-tool-call', name: 'read_file', arguments: '{"path":"REA' }, { type: 'delay', ms: 20 }, { type: 'destroy' })],
+    replies: [
+      reply.script(
+        { type: 'partial-tool-call', name: 'read_file', arguments: '{"path":"REA' },
+        { type: 'delay', ms: 20 },
+        { type: 'destroy' },
+      ),
+    ],
     want: {
       'incident.cause': 'provider_transport_disconnect',
       'incident.phase': 'tool_input_generation',
@@ -141,19 +165,29 @@ describe('openai SDK under OpenInference, with the runtime recording facts', () 
 describe('openai SDK under OpenInference, spans alone', () => {
   it('a drop after text is never called anything but what the spans show', async () => {
     const tracer = pipeline.tracer;
-    const root = tracer.startSpan('agent', { kind: SpanKind.INTERNAL, attributes: { 'openinference.span.kind': 'AGENT', 'agent.name': 'coder' } });
-    await withFake([reply.script({ type: 'text', text: 'Hello' }, { type: 'delay', ms: 20 }, { type: 'destroy' })], async (client) => {
-      await context.with(trace.setSpan(context.active(), root), async () => {
-        try {
-          const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true });
-          for await (const chunk of stream) void chunk;
-        } catch (error) {
-          // What a plain app does: record the error on its root span.
-          root.recordException(error as Error);
-          root.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-        }
-      });
+    const root = tracer.startSpan('agent', {
+      kind: SpanKind.INTERNAL,
+      attributes: { 'openinference.span.kind': 'AGENT', 'agent.name': 'coder' },
     });
+    await withFake(
+      [reply.script({ type: 'text', text: 'Hello' }, { type: 'delay', ms: 20 }, { type: 'destroy' })],
+      async (client) => {
+        await context.with(trace.setSpan(context.active(), root), async () => {
+          try {
+            const stream = await client.chat.completions.create({
+              model: 'gpt-4o-mini',
+              messages: [{ role: 'user', content: 'Hi' }],
+              stream: true,
+            });
+            for await (const chunk of stream) void chunk;
+          } catch (error) {
+            // What a plain app does: record the error on its root span.
+            root.recordException(error as Error);
+            root.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+          }
+        });
+      },
+    );
     root.end();
     await pipeline.provider.forceFlush();
     const exported = exportedRun(root.spanContext().traceId)?.attributes ?? {};
@@ -163,15 +197,25 @@ describe('openai SDK under OpenInference, spans alone', () => {
     expect(exported['incident.phase']).toBe('unknown');
     expect(exported['incident.retry_safety']).not.toBe('auto_retry');
     expect(exported['incident.facts_complete']).toBe(false);
-    expect(exported['incident.missing_facts']).toEqual(expect.arrayContaining(['provider_progress_missing', 'open_child_spans']));
+    expect(exported['incident.missing_facts']).toEqual(
+      expect.arrayContaining(['provider_progress_missing', 'open_child_spans']),
+    );
   });
 
   it('a streamed tool call that completes is a success that shows the call', async () => {
     const tracer = pipeline.tracer;
-    const root = tracer.startSpan('agent', { kind: SpanKind.INTERNAL, attributes: { 'openinference.span.kind': 'AGENT' } });
+    const root = tracer.startSpan('agent', {
+      kind: SpanKind.INTERNAL,
+      attributes: { 'openinference.span.kind': 'AGENT' },
+    });
     await withFake([reply.toolCall('read_file', { path: 'README.md' })], async (client) => {
       await context.with(trace.setSpan(context.active(), root), async () => {
-        const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], tools: TOOLS, stream: true });
+        const stream = await client.chat.completions.create({
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: 'Hi' }],
+          tools: TOOLS,
+          stream: true,
+        });
         for await (const chunk of stream) void chunk;
       });
     });
@@ -188,16 +232,23 @@ describe('openai SDK under OpenInference, spans alone', () => {
     const root = pipeline.tracer.startSpan('agent', { kind: SpanKind.INTERNAL });
     root.setAttribute('openinference.span.kind', 'AGENT');
     const before = swallowed.length;
-    await withFake([reply.script({ type: 'text', text: 'Hello' }, { type: 'delay', ms: 20 }, { type: 'destroy' })], async (client) => {
-      await context.with(trace.setSpan(context.active(), root), async () => {
-        try {
-          const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true });
-          for await (const chunk of stream) void chunk;
-        } catch (error) {
-          root.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-        }
-      });
-    });
+    await withFake(
+      [reply.script({ type: 'text', text: 'Hello' }, { type: 'delay', ms: 20 }, { type: 'destroy' })],
+      async (client) => {
+        await context.with(trace.setSpan(context.active(), root), async () => {
+          try {
+            const stream = await client.chat.completions.create({
+              model: 'gpt-4o-mini',
+              messages: [{ role: 'user', content: 'Hi' }],
+              stream: true,
+            });
+            for await (const chunk of stream) void chunk;
+          } catch (error) {
+            root.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+          }
+        });
+      },
+    );
     root.end();
     await pipeline.provider.forceFlush();
     const exported = exportedRun(root.spanContext().traceId)?.attributes ?? {};

@@ -20,7 +20,9 @@ const SECRET = 'sk-proj-Q7vX2mLp9RtY4wZc8NbK3hJfDs6GaE1u';
 
 function pipeline() {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor({ exporter })] });
+  const provider = new TracerProvider({
+    spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor({ exporter })],
+  });
   return { exporter, tracer: provider.getTracer('any-value') };
 }
 
@@ -33,7 +35,13 @@ describe('AnyValue attributes on OpenTelemetry JS 3', () => {
 
   it('judges a run whose spans carry maps, bytes, mixed arrays and null, and sanitizes inside each', () => {
     const { exporter, tracer } = pipeline();
-    const run = tracer.startSpan('invoke_agent coder', { attributes: anyValues({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coder', 'app.config': { endpoint: 'https://api.example.com', token: SECRET } }) });
+    const run = tracer.startSpan('invoke_agent coder', {
+      attributes: anyValues({
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'coder',
+        'app.config': { endpoint: 'https://api.example.com', token: SECRET },
+      }),
+    });
     const chat = tracer.startSpan(
       'chat gpt-5-mini',
       {
@@ -51,7 +59,11 @@ describe('AnyValue attributes on OpenTelemetry JS 3', () => {
       },
       trace.setSpan(context.active(), run),
     );
-    chat.recordException(Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }));
+    chat.recordException(
+      Object.assign(new TypeError('terminated'), {
+        cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      }),
+    );
     chat.setStatus({ code: SpanStatusCode.ERROR, message: 'terminated' });
     chat.end();
     run.end();
@@ -60,7 +72,10 @@ describe('AnyValue attributes on OpenTelemetry JS 3', () => {
     const runSpan = spans.find((span) => span.name === 'invoke_agent coder');
     expect(runSpan?.attributes['incident.outcome']).toBe('failed');
     expect(runSpan?.attributes['incident.cause']).toBe('provider_transport_disconnect');
-    const exported = JSON.stringify(spans.map((span) => span.attributes), (_key, value: unknown) => (value instanceof Uint8Array ? new TextDecoder().decode(value) : value));
+    const exported = JSON.stringify(
+      spans.map((span) => span.attributes),
+      (_key, value: unknown) => (value instanceof Uint8Array ? new TextDecoder().decode(value) : value),
+    );
     expect(exported).not.toContain(SECRET);
     const chatAttributes = spans.find((span) => span.name.startsWith('chat'))?.attributes ?? {};
     // Still the shapes they were: a map, bytes, an array with its non-text items as they were.

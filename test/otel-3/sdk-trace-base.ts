@@ -23,7 +23,10 @@ export class SimpleSpanProcessor extends sdk.SimpleSpanProcessor {
 
 /** 3.x `BatchSpanProcessor`, built the 2.x way: `new BatchSpanProcessor(exporter, config)`. */
 export class BatchSpanProcessor extends sdk.BatchSpanProcessor {
-  constructor(exporter: SpanExporter, config: Omit<ConstructorParameters<typeof sdk.BatchSpanProcessor>[0], 'exporter'> = {}) {
+  constructor(
+    exporter: SpanExporter,
+    config: Omit<ConstructorParameters<typeof sdk.BatchSpanProcessor>[0], 'exporter'> = {},
+  ) {
     super({ ...config, exporter });
   }
 }

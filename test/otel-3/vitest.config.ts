@@ -13,7 +13,10 @@ export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   resolve: {
     alias: [
-      { find: /^@opentelemetry\/sdk-trace-base$/, replacement: fileURLToPath(new URL('./sdk-trace-base.ts', import.meta.url)) },
+      {
+        find: /^@opentelemetry\/sdk-trace-base$/,
+        replacement: fileURLToPath(new URL('./sdk-trace-base.ts', import.meta.url)),
+      },
       { find: /^@opentelemetry\/(api|core|sdk-metrics|sdk-trace)$/, replacement: own('@opentelemetry/$1') },
     ],
   },

@@ -13,7 +13,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeepingExporter } from '../support/keeping-exporter.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
-import { ProtobufDecodeError, decodeExportTraceRequest, encodeExportTraceResponse } from '../../src/otlp/otlp-protobuf.js';
+import {
+  ProtobufDecodeError,
+  decodeExportTraceRequest,
+  encodeExportTraceResponse,
+} from '../../src/otlp/otlp-protobuf.js';
 
 // ---------------------------------------------------------------------------
 // Real spans from the SDK.
@@ -64,7 +68,9 @@ const everyType: Attributes = {
 
 function minimalSpan(): ReadableSpan[] {
   const p = pipeline({ 'service.name': 'minimal' });
-  p.tracer('t').startSpan('only', { startTime: [T0, 1] }).end([T0 + 1, 2]);
+  p.tracer('t')
+    .startSpan('only', { startTime: [T0, 1] })
+    .end([T0 + 1, 2]);
   return p.spans;
 }
 
@@ -85,9 +91,17 @@ function eventsLinksStatusAndParents(): ReadableSpan[] {
     isRemote: true,
     traceState: new TraceState('vendor=opaque,other=1'),
   };
-  const run = tracer.startSpan('invoke_agent', { kind: SpanKind.SERVER, startTime: [T0, 0] }, trace.setSpanContext(ROOT_CONTEXT, remote));
+  const run = tracer.startSpan(
+    'invoke_agent',
+    { kind: SpanKind.SERVER, startTime: [T0, 0] },
+    trace.setSpanContext(ROOT_CONTEXT, remote),
+  );
   const inRun = trace.setSpan(ROOT_CONTEXT, run);
-  const chat = tracer.startSpan('chat', { kind: SpanKind.CLIENT, attributes: { 'gen_ai.request.model': 'gpt' } }, inRun);
+  const chat = tracer.startSpan(
+    'chat',
+    { kind: SpanKind.CLIENT, attributes: { 'gen_ai.request.model': 'gpt' } },
+    inRun,
+  );
   chat.addEvent('retry', { attempt: 2, 'error.type': 'socket' }, [T0, 500]);
   chat.addEvent('no attributes');
   chat.recordException(new Error('upstream 503'));
@@ -119,7 +133,14 @@ function anOpenSpan(): ReadableSpan[] {
 function severalResourcesAndScopes(): ReadableSpan[] {
   const a = pipeline({ 'service.name': 'a', 'process.pid': 1234, 'deployment.environment': 'test' });
   const b = pipeline({ 'service.name': 'b', 'host.arch': ['arm64'] });
-  for (const [i, [p, scope, version]] of ([[a, 'agent', '1'], [a, 'tools', undefined], [b, 'agent', '1'], [b, 'http', '0.1.0']] as const).entries()) {
+  for (const [i, [p, scope, version]] of (
+    [
+      [a, 'agent', '1'],
+      [a, 'tools', undefined],
+      [b, 'agent', '1'],
+      [b, 'http', '0.1.0'],
+    ] as const
+  ).entries()) {
     const tracer = p.tracer(scope, version);
     tracer.startSpan(`${scope}-${i}`, { attributes: { i } }).end();
     tracer.startSpan(`${scope}-${i}-again`).end();
@@ -142,7 +163,11 @@ function droppedCounts(): ReadableSpan[] {
 
 /** The SDK refuses bytes and map attributes; the serializers do not, and OTLP has both. */
 function bytesAndMaps(): ReadableSpan[] {
-  const context: SpanContext = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED };
+  const context: SpanContext = {
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    spanId: '00f067aa0ba902b7',
+    traceFlags: TraceFlags.SAMPLED,
+  };
   const attributes = {
     bytes: new Uint8Array([0, 1, 2, 250, 255]),
     'bytes.empty': new Uint8Array(0),
@@ -177,7 +202,11 @@ function manySpans(count: number): ReadableSpan[] {
     const root = tracer.startSpan('invoke_agent', { attributes: { 'gen_ai.agent.name': 'coder', run: t } });
     const inRoot = trace.setSpan(ROOT_CONTEXT, root);
     for (let s = 0; s < 7; s++) {
-      const child = tracer.startSpan(`execute_tool ${s}`, { attributes: { 'gen_ai.tool.name': `tool-${s}`, latency: s * 1.25, ok: s % 2 === 0 } }, inRoot);
+      const child = tracer.startSpan(
+        `execute_tool ${s}`,
+        { attributes: { 'gen_ai.tool.name': `tool-${s}`, latency: s * 1.25, ok: s % 2 === 0 } },
+        inRoot,
+      );
       child.addEvent('chunk', { index: s });
       child.end();
     }
@@ -226,7 +255,13 @@ function asProtobufDecodes(value: unknown): unknown {
 function asNumbers(value: unknown): unknown {
   if (value instanceof Number) return value.valueOf();
   if (Array.isArray(value)) return value.map(asNumbers);
-  if (typeof value !== 'object' || value === null || value instanceof Uint8Array || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    value instanceof Uint8Array ||
+    Object.getPrototypeOf(value) !== Object.prototype
+  )
+    return value;
   return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, asNumbers(member)]));
 }
 
@@ -245,9 +280,13 @@ describe('decodeExportTraceRequest round trip', () => {
   });
 
   it('keeps an open span open and an ERROR status with its message', () => {
-    const open = decodeOtlpJsonSpans(decodeExportTraceRequest(serialize(anOpenSpan()).protobuf)).find((s) => s.name === 'still running');
+    const open = decodeOtlpJsonSpans(decodeExportTraceRequest(serialize(anOpenSpan()).protobuf)).find(
+      (s) => s.name === 'still running',
+    );
     expect(open).toMatchObject({ startTimeUnixNano: BigInt(T0) * 1_000_000_000n + 7n, endTimeUnixNano: undefined });
-    const chat = decodeOtlpJsonSpans(decodeExportTraceRequest(serialize(eventsLinksStatusAndParents()).protobuf)).find((s) => s.name === 'chat');
+    const chat = decodeOtlpJsonSpans(decodeExportTraceRequest(serialize(eventsLinksStatusAndParents()).protobuf)).find(
+      (s) => s.name === 'chat',
+    );
     expect(chat).toMatchObject({ statusCode: 2, statusMessage: 'upstream 503', kind: 3 });
   });
 });
@@ -291,11 +330,20 @@ const request = (span: number[][], extra: number[] = []) => {
   return new Uint8Array([...len(1, len(1, keyValue, extra), scopeSpans, extra), ...extra]);
 };
 
-const spanWith = (...fields: number[][]) => [len(1, hexBytes('0af7651916cd43dd8448eb211c80319c')), len(2, hexBytes('b7ad6b7169203331')), key(7, 1), u64(1n), ...fields];
+const spanWith = (...fields: number[][]) => [
+  len(1, hexBytes('0af7651916cd43dd8448eb211c80319c')),
+  len(2, hexBytes('b7ad6b7169203331')),
+  key(7, 1),
+  u64(1n),
+  ...fields,
+];
 
 /** The first span of a decoded request, as a plain object. */
-const firstSpan = (bytes: Uint8Array) => (decodeExportTraceRequest(bytes) as { resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[] }).resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
-const attributeValue = (anyValue: number[]) => (firstSpan(request(spanWith(len(9, str(1, 'a'), len(2, anyValue))))).attributes as { value: unknown }[])[0]!.value;
+const firstSpan = (bytes: Uint8Array) =>
+  (decodeExportTraceRequest(bytes) as { resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[] })
+    .resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+const attributeValue = (anyValue: number[]) =>
+  (firstSpan(request(spanWith(len(9, str(1, 'a'), len(2, anyValue))))).attributes as { value: unknown }[])[0]!.value;
 
 describe('decodeExportTraceRequest on hand-built messages', () => {
   it.each([
@@ -310,11 +358,23 @@ describe('decodeExportTraceRequest on hand-built messages', () => {
     ['-2^53 - 1 exactly', [...key(3, 0), ...varint(-(2n ** 53n) - 1n)], { intValue: '-9007199254740993' }],
     ['a double', [...key(4, 1), ...f64(-0.1)], { doubleValue: -0.1 }],
     ['bytes as base64', len(7, [0xfb, 0xff]), { bytesValue: '+/8=' }],
-    ['an array', len(5, len(1, str(1, 'x')), len(1, [...key(2, 0), 1])), { arrayValue: { values: [{ stringValue: 'x' }, { boolValue: true }] } }],
-    ['a map', len(6, len(1, str(1, 'k'), len(2, str(1, 'v')))), { kvlistValue: { values: [{ key: 'k', value: { stringValue: 'v' } }] } }],
+    [
+      'an array',
+      len(5, len(1, str(1, 'x')), len(1, [...key(2, 0), 1])),
+      { arrayValue: { values: [{ stringValue: 'x' }, { boolValue: true }] } },
+    ],
+    [
+      'a map',
+      len(6, len(1, str(1, 'k'), len(2, str(1, 'v')))),
+      { kvlistValue: { values: [{ key: 'k', value: { stringValue: 'v' } }] } },
+    ],
     ['an empty value', [], {}],
     ['the last member of the oneof', [...str(1, 'first'), ...key(3, 0), 5], { intValue: '5' }],
-    ['a split array merged', [...len(5, len(1, str(1, 'a'))), ...len(5, len(1, str(1, 'b')))], { arrayValue: { values: [{ stringValue: 'a' }, { stringValue: 'b' }] } }],
+    [
+      'a split array merged',
+      [...len(5, len(1, str(1, 'a'))), ...len(5, len(1, str(1, 'b')))],
+      { arrayValue: { values: [{ stringValue: 'a' }, { stringValue: 'b' }] } },
+    ],
   ])('decodes an AnyValue holding %s', (_name, anyValue, expected) => {
     expect(attributeValue(anyValue)).toEqual(expected);
   });
@@ -368,7 +428,9 @@ describe('decodeExportTraceRequest on hand-built messages', () => {
     ];
     const withUnknown = decodeExportTraceRequest(request(spanWith(...fields(unknown), unknown), unknown));
     expect(withUnknown).toEqual(decodeExportTraceRequest(request(spanWith(...fields([])))));
-    expect(decodeOtlpJsonSpans(withUnknown)).toMatchObject([{ name: 'name', attributes: { a: 5 }, events: [{ name: 'event' }], statusCode: 1 }]);
+    expect(decodeOtlpJsonSpans(withUnknown)).toMatchObject([
+      { name: 'name', attributes: { a: 5 }, events: [{ name: 'event' }], statusCode: 1 },
+    ]);
   });
 
   it('treats a known field with the wrong wire type as unknown', () => {
@@ -416,9 +478,21 @@ describe('decodeExportTraceRequest on malformed input', () => {
   it.each([
     ['a truncated varint', [...key(2, 0), 0x80], /^truncated varint at byte 1$/],
     ['a length beyond the input', [...key(1, 2), 5, 0], /^length 5 exceeds remaining 1 bytes at byte 1$/],
-    ['a 64-bit length', [...key(1, 2), ...varint(2n ** 40n)], /^length 1099511627776 exceeds remaining 0 bytes at byte 1$/],
-    ['a length past its enclosing message', [...len(1, [...key(2, 2), 9]), ...key(3, 2), 8, ...Array<number>(8).fill(0)], /^length 9 exceeds remaining 0 bytes at byte 3$/],
-    ['a varint longer than 64 bits', [...key(2, 0), ...Array<number>(9).fill(0xff), 0x02], /^varint longer than 64 bits at byte 1$/],
+    [
+      'a 64-bit length',
+      [...key(1, 2), ...varint(2n ** 40n)],
+      /^length 1099511627776 exceeds remaining 0 bytes at byte 1$/,
+    ],
+    [
+      'a length past its enclosing message',
+      [...len(1, [...key(2, 2), 9]), ...key(3, 2), 8, ...Array<number>(8).fill(0)],
+      /^length 9 exceeds remaining 0 bytes at byte 3$/,
+    ],
+    [
+      'a varint longer than 64 bits',
+      [...key(2, 0), ...Array<number>(9).fill(0xff), 0x02],
+      /^varint longer than 64 bits at byte 1$/,
+    ],
     ['an 11-byte varint', [...key(2, 0), ...Array<number>(10).fill(0x80), 0], /^varint longer than 64 bits at byte 1$/],
     ['wire type 6', [...key(2, 6)], /^bad wire type 6 at byte 0$/],
     ['wire type 7 deep in an attribute', [...attributeRequest([...key(1, 7)])], /^bad wire type 7 at byte \d+$/],
@@ -426,14 +500,38 @@ describe('decodeExportTraceRequest on malformed input', () => {
     ['a tag longer than 32 bits', [...varint(2n ** 35n)], /^tag longer than 32 bits at byte 0$/],
     ['an end-group without start-group', [...key(2, 4)], /^end-group without start-group at byte 0$/],
     ['a group never closed', [...key(2, 3), ...key(1, 0), 1], /^truncated group \(field 2\) at byte 3$/],
-    ['a mismatched end-group', [...key(2, 3), ...key(3, 4)], /^end-group for field 3 does not match its start-group at byte 1$/],
-    ['a truncated fixed64 deep in a span', [...len(1, len(2, len(2, [...key(7, 1), 1, 2, 3])))], /^truncated fixed64 at byte 7$/],
+    [
+      'a mismatched end-group',
+      [...key(2, 3), ...key(3, 4)],
+      /^end-group for field 3 does not match its start-group at byte 1$/,
+    ],
+    [
+      'a truncated fixed64 deep in a span',
+      [...len(1, len(2, len(2, [...key(7, 1), 1, 2, 3])))],
+      /^truncated fixed64 at byte 7$/,
+    ],
     ['a truncated fixed32 flags', [...len(1, len(2, len(2, [...key(16, 5), 1, 2])))], /^truncated fixed32 at byte 8$/],
     ['a truncated double', [...attributeRequest([...key(4, 1), 1])], /^truncated double at byte \d+$/],
-    ['AnyValue arrays nested 33 deep', attributeRequest(nestedArrays(32, str(1, 'x'))), /^AnyValue nested deeper than 32 at byte \d+$/],
-    ['AnyValue maps nested 33 deep', attributeRequest(nestedMaps(32, str(1, 'x'))), /^AnyValue nested deeper than 32 at byte \d+$/],
-    ['AnyValue arrays nested 100,000 deep', attributeRequest(nestedArrays(100_000, str(1, 'x'))), /^AnyValue nested deeper than 32 at byte \d+$/],
-    ['100,000 nested unknown groups', [...Array<number>(100_000).fill(0x1b)], /^truncated group \(field 3\) at byte 100000$/],
+    [
+      'AnyValue arrays nested 33 deep',
+      attributeRequest(nestedArrays(32, str(1, 'x'))),
+      /^AnyValue nested deeper than 32 at byte \d+$/,
+    ],
+    [
+      'AnyValue maps nested 33 deep',
+      attributeRequest(nestedMaps(32, str(1, 'x'))),
+      /^AnyValue nested deeper than 32 at byte \d+$/,
+    ],
+    [
+      'AnyValue arrays nested 100,000 deep',
+      attributeRequest(nestedArrays(100_000, str(1, 'x'))),
+      /^AnyValue nested deeper than 32 at byte \d+$/,
+    ],
+    [
+      '100,000 nested unknown groups',
+      [...Array<number>(100_000).fill(0x1b)],
+      /^truncated group \(field 3\) at byte 100000$/,
+    ],
   ])('rejects %s with a ProtobufDecodeError naming where', (_name, bytes, message) => {
     const error = decodeError(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
     expect(error).toBeInstanceOf(ProtobufDecodeError);
@@ -476,11 +574,17 @@ describe('decodeExportTraceRequest on malformed input', () => {
   it('throws only ProtobufDecodeError on 1,000 corruptions of a real request, without hanging', () => {
     const valid = ProtobufTraceSerializer.serializeRequest([...eventsLinksStatusAndParents(), ...bytesAndMaps()])!;
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), (edits) => {
-        const bytes = valid.slice();
-        for (const [at, byte] of edits) bytes[at] = byte;
-        decodeError(bytes);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (edits) => {
+          const bytes = valid.slice();
+          for (const [at, byte] of edits) bytes[at] = byte;
+          decodeError(bytes);
+        },
+      ),
       { numRuns: 1000 },
     );
   }, 10_000);
@@ -500,8 +604,18 @@ describe('encodeExportTraceResponse', () => {
       [0x0a, 0x08, 0x08, 0xac, 0x02, 0x12, 0x03, 0x62, 0x61, 0x64],
       { partialSuccess: { rejectedSpans: 300, errorMessage: 'bad' } },
     ],
-    ['a warning: 0 rejected with a UTF-8 message', { rejectedSpans: 0, errorMessage: 'é' }, [0x0a, 0x04, 0x12, 0x02, 0xc3, 0xa9], { partialSuccess: { errorMessage: 'é' } }],
-    ['2^40 rejected', { rejectedSpans: 2 ** 40 }, [0x0a, 0x07, 0x08, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20], { partialSuccess: { rejectedSpans: 2 ** 40 } }],
+    [
+      'a warning: 0 rejected with a UTF-8 message',
+      { rejectedSpans: 0, errorMessage: 'é' },
+      [0x0a, 0x04, 0x12, 0x02, 0xc3, 0xa9],
+      { partialSuccess: { errorMessage: 'é' } },
+    ],
+    [
+      '2^40 rejected',
+      { rejectedSpans: 2 ** 40 },
+      [0x0a, 0x07, 0x08, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20],
+      { partialSuccess: { rejectedSpans: 2 ** 40 } },
+    ],
   ])('encodes %s exactly, and the OTLP exporter reads it back', (_name, partial, bytes, decoded) => {
     const encoded = encodeExportTraceResponse(partial);
     expect([...encoded]).toEqual(bytes);

@@ -63,7 +63,8 @@ interface Difference {
 
 function firstDifference(left: unknown, right: unknown, path = '$'): Difference | undefined {
   if (Object.is(left, right)) return undefined;
-  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return { path, left, right };
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null)
+    return { path, left, right };
   if (Array.isArray(left) !== Array.isArray(right)) return { path, left, right };
   if (Array.isArray(left) && Array.isArray(right)) {
     if (left.length !== right.length) return { path: `${path}.length`, left: left.length, right: right.length };
@@ -76,7 +77,8 @@ function firstDifference(left: unknown, right: unknown, path = '$'): Difference 
   const l = left as Record<string, unknown>;
   const r = right as Record<string, unknown>;
   for (const key of new Set([...Object.keys(l), ...Object.keys(r)])) {
-    if (!(key in l) || !(key in r)) return { path: `${path}.${key}`, left: key in l ? l[key] : '(absent)', right: key in r ? r[key] : '(absent)' };
+    if (!(key in l) || !(key in r))
+      return { path: `${path}.${key}`, left: key in l ? l[key] : '(absent)', right: key in r ? r[key] : '(absent)' };
     const difference = firstDifference(l[key], r[key], `${path}.${key}`);
     if (difference) return difference;
   }
@@ -131,14 +133,31 @@ function agree(bytes: Uint8Array, expected: unknown, source: string): void {
 // ---------------------------------------------------------------------------
 // The schema, as the hand-written decoder's OTLP/JSON shape names it.
 
-type Kind = 'string' | 'hex' | 'base64' | 'bool' | 'uint32' | 'int32' | 'fixed32' | 'fixed64' | 'int64' | 'double' | { message: MessageName } | { list: MessageName };
+type Kind =
+  | 'string'
+  | 'hex'
+  | 'base64'
+  | 'bool'
+  | 'uint32'
+  | 'int32'
+  | 'fixed32'
+  | 'fixed64'
+  | 'int64'
+  | 'double'
+  | { message: MessageName }
+  | { list: MessageName };
 
 const FIELDS: Record<MessageName, Record<string, Kind>> = {
   ExportTraceServiceRequest: { resourceSpans: { list: 'ResourceSpans' } },
   ResourceSpans: { resource: { message: 'Resource' }, scopeSpans: { list: 'ScopeSpans' }, schemaUrl: 'string' },
   Resource: { attributes: { list: 'KeyValue' }, droppedAttributesCount: 'uint32' },
   ScopeSpans: { scope: { message: 'InstrumentationScope' }, spans: { list: 'Span' }, schemaUrl: 'string' },
-  InstrumentationScope: { name: 'string', version: 'string', attributes: { list: 'KeyValue' }, droppedAttributesCount: 'uint32' },
+  InstrumentationScope: {
+    name: 'string',
+    version: 'string',
+    attributes: { list: 'KeyValue' },
+    droppedAttributesCount: 'uint32',
+  },
   Span: {
     traceId: 'hex',
     spanId: 'hex',
@@ -157,7 +176,12 @@ const FIELDS: Record<MessageName, Record<string, Kind>> = {
     droppedLinksCount: 'uint32',
     status: { message: 'Status' },
   },
-  Event: { timeUnixNano: 'fixed64', name: 'string', attributes: { list: 'KeyValue' }, droppedAttributesCount: 'uint32' },
+  Event: {
+    timeUnixNano: 'fixed64',
+    name: 'string',
+    attributes: { list: 'KeyValue' },
+    droppedAttributesCount: 'uint32',
+  },
   Link: {
     traceId: 'hex',
     spanId: 'hex',
@@ -298,24 +322,74 @@ const text = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('\uFEFFbom first', 'héllo ✓ 😀 中文', 'a\u0000b', '\uFFFD', '\u{10FFFF}', 'gen_ai.request.model', 'x'.repeat(200)),
+    arbitrary: fc.constantFrom(
+      '\uFEFFbom first',
+      'héllo ✓ 😀 中文',
+      'a\u0000b',
+      '\uFFFD',
+      '\u{10FFFF}',
+      'gen_ai.request.model',
+      'x'.repeat(200),
+    ),
   },
 );
 
-const INT64_EDGES = [0n, 1n, -1n, 2n ** 31n - 1n, -(2n ** 31n), 2n ** 32n - 1n, 2n ** 32n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n), -(2n ** 53n) - 1n, 2n ** 63n - 1n, -(2n ** 63n)];
+const INT64_EDGES = [
+  0n,
+  1n,
+  -1n,
+  2n ** 31n - 1n,
+  -(2n ** 31n),
+  2n ** 32n - 1n,
+  2n ** 32n,
+  2n ** 53n - 1n,
+  2n ** 53n,
+  2n ** 53n + 1n,
+  -(2n ** 53n),
+  -(2n ** 53n) - 1n,
+  2n ** 63n - 1n,
+  -(2n ** 63n),
+];
 const int64 = fc
-  .oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -(2n ** 36n), max: 2n ** 36n }), fc.constantFrom(...INT64_EDGES))
+  .oneof(
+    fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+    fc.bigInt({ min: -(2n ** 36n), max: 2n ** 36n }),
+    fc.constantFrom(...INT64_EDGES),
+  )
   .map(String);
 
-const UINT64_EDGES = [0n, 1n, 2n ** 32n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n, 2n ** 64n - 1n, 1_700_000_000_123_456_789n];
+const UINT64_EDGES = [
+  0n,
+  1n,
+  2n ** 32n,
+  2n ** 53n - 1n,
+  2n ** 53n,
+  2n ** 53n + 1n,
+  2n ** 63n,
+  2n ** 64n - 1n,
+  1_700_000_000_123_456_789n,
+];
 const fixed64 = fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.constantFrom(...UINT64_EDGES)).map(String);
 
-const uint32 = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 0xffffffff }), fc.constant(0xffffffff));
+const uint32 = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: 0, max: 300 }),
+  fc.integer({ min: 0, max: 0xffffffff }),
+  fc.constant(0xffffffff),
+);
 /** An enum: the defined values, or any int32 (negative ones are 10 bytes on the wire). */
-const enumValue = fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.constant(-1));
-const double = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, Infinity, -Infinity, -0, 0, 5e-324, Number.MAX_VALUE, 2 ** 53 + 2, 0.1));
+const enumValue = fc.oneof(
+  fc.integer({ min: 0, max: 5 }),
+  fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+  fc.constant(-1),
+);
+const double = fc.oneof(
+  fc.double(),
+  fc.constantFrom(Number.NaN, Infinity, -Infinity, -0, 0, 5e-324, Number.MAX_VALUE, 2 ** 53 + 2, 0.1),
+);
 
-const bytesOf = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max }).map((b) => Buffer.from(b).toString('hex'));
+const bytesOf = (min: number, max: number) =>
+  fc.uint8Array({ minLength: min, maxLength: max }).map((b) => Buffer.from(b).toString('hex'));
 /** Trace and span ids: the right length mostly, any length (empty too) sometimes. */
 const traceId = fc.oneof({ weight: 4, arbitrary: bytesOf(16, 16) }, { weight: 1, arbitrary: bytesOf(0, 20) });
 const spanId = fc.oneof({ weight: 4, arbitrary: bytesOf(8, 8) }, { weight: 1, arbitrary: bytesOf(0, 20) });
@@ -325,7 +399,11 @@ const base64 = fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.from(b).toStri
 const unknownField = (minNo: number): fc.Arbitrary<UnknownField> =>
   fc
     .record({
-      no: fc.oneof(fc.integer({ min: minNo, max: 40 }), fc.integer({ min: minNo, max: 2 ** 29 - 1 }), fc.constant(1000)),
+      no: fc.oneof(
+        fc.integer({ min: minNo, max: 40 }),
+        fc.integer({ min: minNo, max: 2 ** 29 - 1 }),
+        fc.constant(1000),
+      ),
       wireType: fc.constantFrom(0, 1, 2, 3, 5),
       number: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
       payload: fc.uint8Array({ maxLength: 8 }),
@@ -346,7 +424,13 @@ const unknownField = (minNo: number): fc.Arbitrary<UnknownField> =>
           return {
             no,
             wireType,
-            data: Uint8Array.from([...tagBytes(1, 0), ...varint(number), ...tagBytes(2, 3), ...tagBytes(2, 4), ...tagBytes(no, 4)]),
+            data: Uint8Array.from([
+              ...tagBytes(1, 0),
+              ...varint(number),
+              ...tagBytes(2, 3),
+              ...tagBytes(2, 4),
+              ...tagBytes(no, 4),
+            ]),
           };
       }
     });
@@ -400,16 +484,24 @@ function arbitraries(noise?: { merges?: Arbitraries }): Arbitraries {
       double.map((doubleValue) => ({ doubleValue })),
       base64.map((bytesValue) => ({ bytesValue })),
       fc.array(tie('anyValue'), { maxLength: 3 }).map((values) => ({ arrayValue: { values } })),
-      fc.array(fc.record({ key: text, value: tie('anyValue') }), { maxLength: 3 }).map((values) => ({ kvlistValue: { values } })),
+      fc
+        .array(fc.record({ key: text, value: tie('anyValue') }), { maxLength: 3 })
+        .map((values) => ({ kvlistValue: { values } })),
     ),
   }));
   const value = noisy(anyValue, merges?.anyValue);
   const keyValue = noisy(fc.record({ key: text, value }), merges?.keyValue);
   const attributes = fc.array(keyValue, { maxLength: 4 });
   const resource = noisy(fc.record({ attributes, droppedAttributesCount: uint32 }), merges?.resource);
-  const scope = noisy(fc.record({ name: text, version: text, attributes, droppedAttributesCount: uint32 }), merges?.scope);
+  const scope = noisy(
+    fc.record({ name: text, version: text, attributes, droppedAttributesCount: uint32 }),
+    merges?.scope,
+  );
   const status = noisy(fc.record({ code: enumValue, message: text }), merges?.status);
-  const event = noisy(fc.record({ timeUnixNano: fixed64, name: text, attributes, droppedAttributesCount: uint32 }), merges?.event);
+  const event = noisy(
+    fc.record({ timeUnixNano: fixed64, name: text, attributes, droppedAttributesCount: uint32 }),
+    merges?.event,
+  );
   const link = noisy(
     fc.record({ traceId, spanId, traceState: text, attributes, droppedAttributesCount: uint32, flags: uint32 }),
     merges?.link,
@@ -435,8 +527,14 @@ function arbitraries(noise?: { merges?: Arbitraries }): Arbitraries {
     }),
     merges?.span,
   );
-  const scopeSpans = noisy(fc.record({ scope, spans: fc.array(span, { maxLength: 3 }), schemaUrl: text }), merges?.scopeSpans);
-  const resourceSpans = noisy(fc.record({ resource, scopeSpans: fc.array(scopeSpans, { maxLength: 2 }), schemaUrl: text }), merges?.resourceSpans);
+  const scopeSpans = noisy(
+    fc.record({ scope, spans: fc.array(span, { maxLength: 3 }), schemaUrl: text }),
+    merges?.scopeSpans,
+  );
+  const resourceSpans = noisy(
+    fc.record({ resource, scopeSpans: fc.array(scopeSpans, { maxLength: 2 }), schemaUrl: text }),
+    merges?.resourceSpans,
+  );
   const request = fc.record({ resourceSpans: fc.array(resourceSpans, { maxLength: 2 }) });
   return { anyValue: value, keyValue, resource, scope, status, event, link, span, scopeSpans, resourceSpans, request };
 }
@@ -446,23 +544,39 @@ const withUnknowns = arbitraries({});
 const withMerges = arbitraries({ merges: plain });
 
 describe('the hand-written OTLP/protobuf decoder agrees with protobufjs and @bufbuild/protobuf', () => {
-  it(`on requests encoded by either library, unknown fields included (${RUNS} cases)`, { timeout: TIMEOUT }, async () => {
-    await fc.assert(
-      fc.asyncProperty(withUnknowns.request, async (model) => {
-        await breathe();
-        const expected = expectedOf(model);
-        agree(encodeWithProtobufjs('ExportTraceServiceRequest', protobufjsObject('ExportTraceServiceRequest', model)), expected, 'encoded by protobufjs');
-        agree(encodeWithBufbuild(bufbuildObject('ExportTraceServiceRequest', model)), expected, 'encoded by @bufbuild/protobuf');
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  it(
+    `on requests encoded by either library, unknown fields included (${RUNS} cases)`,
+    { timeout: TIMEOUT },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(withUnknowns.request, async (model) => {
+          await breathe();
+          const expected = expectedOf(model);
+          agree(
+            encodeWithProtobufjs('ExportTraceServiceRequest', protobufjsObject('ExportTraceServiceRequest', model)),
+            expected,
+            'encoded by protobufjs',
+          );
+          agree(
+            encodeWithBufbuild(bufbuildObject('ExportTraceServiceRequest', model)),
+            expected,
+            'encoded by @bufbuild/protobuf',
+          );
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 
   it(`on messages that occur twice and merge (${RUNS} cases)`, { timeout: TIMEOUT }, async () => {
     await fc.assert(
       fc.asyncProperty(withMerges.request, async (model) => {
         await breathe();
-        agree(encodeWithProtobufjs('ExportTraceServiceRequest', protobufjsObject('ExportTraceServiceRequest', model)), undefined, 'merged');
+        agree(
+          encodeWithProtobufjs('ExportTraceServiceRequest', protobufjsObject('ExportTraceServiceRequest', model)),
+          undefined,
+          'merged',
+        );
       }),
       { numRuns: RUNS },
     );
@@ -486,9 +600,11 @@ describe('the hand-written OTLP/protobuf decoder agrees with protobufjs and @buf
 // conversion also takes Uint8Arrays and nested objects, so bytes and kvlist
 // values are reachable too).
 
-const hexOf = (length: number) => fc.uint8Array({ minLength: length, maxLength: length }).map((b) => Buffer.from(b).toString('hex'));
+const hexOf = (length: number) =>
+  fc.uint8Array({ minLength: length, maxLength: length }).map((b) => Buffer.from(b).toString('hex'));
 
-type SerializedValue = string | number | boolean | Uint8Array | SerializedValue[] | { [key: string]: SerializedValue } | null | undefined;
+type SerializedValue =
+  string | number | boolean | Uint8Array | SerializedValue[] | { [key: string]: SerializedValue } | null | undefined;
 const { serializedValue } = fc.letrec<{ serializedValue: SerializedValue }>((tie) => ({
   serializedValue: fc.oneof(
     { depthSize: 'small', maxDepth: 3 },
@@ -504,7 +620,10 @@ const { serializedValue } = fc.letrec<{ serializedValue: SerializedValue }>((tie
   ),
 }));
 const sdkAttributes = fc.dictionary(text, serializedValue, { maxKeys: 4 }).map((a) => a as Attributes);
-const hrTime: fc.Arbitrary<HrTime> = fc.tuple(fc.integer({ min: 0, max: 2 ** 33 }), fc.integer({ min: 0, max: 999_999_999 }));
+const hrTime: fc.Arbitrary<HrTime> = fc.tuple(
+  fc.integer({ min: 0, max: 2 ** 33 }),
+  fc.integer({ min: 0, max: 999_999_999 }),
+);
 const traceState = fc.option(
   text.map((s) => ({ serialize: () => s })),
   { nil: undefined },
@@ -518,7 +637,9 @@ const spanContext: fc.Arbitrary<SpanContext> = fc.record({
 }) as fc.Arbitrary<SpanContext>;
 const sdkResource = fc
   .tuple(sdkAttributes, fc.option(text, { nil: undefined }))
-  .map(([attributes, schemaUrl]) => resourceFromAttributes(attributes, schemaUrl === undefined ? undefined : { schemaUrl }));
+  .map(([attributes, schemaUrl]) =>
+    resourceFromAttributes(attributes, schemaUrl === undefined ? undefined : { schemaUrl }),
+  );
 const sdkScope = fc.record({
   name: text,
   version: fc.option(text, { nil: undefined }),
@@ -537,11 +658,20 @@ const readableSpan: fc.Arbitrary<ReadableSpan> = fc
     status: fc.record({ code: fc.integer({ min: 0, max: 2 }), message: fc.option(text, { nil: undefined }) }),
     attributes: sdkAttributes,
     links: fc.array(
-      fc.record({ context: spanContext, attributes: fc.option(sdkAttributes, { nil: undefined }), droppedAttributesCount: fc.option(uint32, { nil: undefined }) }),
+      fc.record({
+        context: spanContext,
+        attributes: fc.option(sdkAttributes, { nil: undefined }),
+        droppedAttributesCount: fc.option(uint32, { nil: undefined }),
+      }),
       { maxLength: 2 },
     ),
     events: fc.array(
-      fc.record({ name: text, time: hrTime, attributes: fc.option(sdkAttributes, { nil: undefined }), droppedAttributesCount: fc.option(uint32, { nil: undefined }) }),
+      fc.record({
+        name: text,
+        time: hrTime,
+        attributes: fc.option(sdkAttributes, { nil: undefined }),
+        droppedAttributesCount: fc.option(uint32, { nil: undefined }),
+      }),
       { maxLength: 2 },
     ),
     resource: sdkResource,
@@ -550,27 +680,25 @@ const readableSpan: fc.Arbitrary<ReadableSpan> = fc
     droppedEventsCount: uint32,
     droppedLinksCount: uint32,
   })
-  .map(
-    (s): ReadableSpan => ({
-      name: s.name,
-      kind: s.kind as SpanKind,
-      spanContext: () => s.context,
-      parentSpanContext: s.parent,
-      startTime: s.startTime,
-      endTime: s.endTime,
-      status: s.status,
-      attributes: s.attributes,
-      links: s.links as Link[],
-      events: s.events as TimedEvent[],
-      duration: [0, 0],
-      ended: true,
-      resource: s.resource,
-      instrumentationScope: s.scope as ReadableSpan['instrumentationScope'],
-      droppedAttributesCount: s.droppedAttributesCount,
-      droppedEventsCount: s.droppedEventsCount,
-      droppedLinksCount: s.droppedLinksCount,
-    }),
-  );
+  .map((s): ReadableSpan => ({
+    name: s.name,
+    kind: s.kind as SpanKind,
+    spanContext: () => s.context,
+    parentSpanContext: s.parent,
+    startTime: s.startTime,
+    endTime: s.endTime,
+    status: s.status,
+    attributes: s.attributes,
+    links: s.links as Link[],
+    events: s.events as TimedEvent[],
+    duration: [0, 0],
+    ended: true,
+    resource: s.resource,
+    instrumentationScope: s.scope as ReadableSpan['instrumentationScope'],
+    droppedAttributesCount: s.droppedAttributesCount,
+    droppedEventsCount: s.droppedEventsCount,
+    droppedLinksCount: s.droppedLinksCount,
+  }));
 
 // ---------------------------------------------------------------------------
 // Where they differ: input none of the properties above generates, where the
@@ -585,14 +713,19 @@ const inSpan = (span: number[]) => Uint8Array.from(delimited(1, delimited(2, del
 const inAttribute = (value: number[]) => inSpan(delimited(9, [...delimited(1, [0x6b]), ...delimited(2, value)]));
 
 function firstSpan(request: unknown): { name: string; attributes: unknown[] } {
-  return (request as { resourceSpans: { scopeSpans: { spans: { name: string; attributes: unknown[] }[] }[] }[] }).resourceSpans[0]!.scopeSpans[0]!
-    .spans[0]!;
+  return (request as { resourceSpans: { scopeSpans: { spans: { name: string; attributes: unknown[] }[] }[] }[] })
+    .resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
 }
 
 let nested = delimited(1, [0x61]);
 for (let depth = 0; depth < 40; depth += 1) nested = delimited(5, delimited(1, nested));
 
-const DIFFERENCES: { what: string; bytes: Uint8Array; handWritten: 'throw' | ((request: unknown) => void); libraries: 'throw' | 'decode' }[] = [
+const DIFFERENCES: {
+  what: string;
+  bytes: Uint8Array;
+  handWritten: 'throw' | ((request: unknown) => void);
+  libraries: 'throw' | 'decode';
+}[] = [
   {
     what: 'invalid UTF-8 in a string: U+FFFD by the hand-written decoder (as the Collector keeps it), an error by both libraries',
     bytes: inSpan(delimited(5, [0x61, 0xff, 0x62])),
@@ -627,7 +760,8 @@ describe('where the hand-written decoder and the libraries differ, by design', (
   it('AnyValue.string_value_strindex (field 8, profiles only) after a string: the hand-written decoder skips it and keeps the string, the libraries take it as the oneof’s last member', () => {
     const bytes = inAttribute([...delimited(1, [0x61]), ...field(8, 0, [5])]);
     expect(firstSpan(decodeExportTraceRequest(bytes)).attributes).toEqual([{ key: 'k', value: { stringValue: 'a' } }]);
-    for (const decode of [decodeWithBufbuild, decodeWithProtobufjs]) expect(firstSpan(decode(bytes)).attributes).toEqual([{ key: 'k', value: {} }]);
+    for (const decode of [decodeWithBufbuild, decodeWithProtobufjs])
+      expect(firstSpan(decode(bytes)).attributes).toEqual([{ key: 'k', value: {} }]);
   });
 
   it('a known field with the wrong wire type: skipped by the hand-written decoder and protobufjs, an error in @bufbuild/protobuf', () => {

@@ -47,7 +47,13 @@ const packed = JSON.parse(
 const packedFiles = packed[0].files.map((file) => file.path);
 
 // The markdown the tarball carries (CHANGELOG.md too), so every link in it must resolve there.
-const markdownFiles = ['README.md', 'CHANGELOG.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const markdownFiles = [
+  'README.md',
+  'CHANGELOG.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 interface Reference {
   readonly from: string;
@@ -78,7 +84,12 @@ function isPacked(target: string): boolean {
 describe('npm pack', () => {
   it('finds the links it checks (the extraction works)', () => {
     expect(allReferences.map((ref) => ref.target)).toEqual(
-      expect.arrayContaining(['docs/sanitization.md', 'deploy', 'otel-collector-config.yaml', 'deploy/collector/gateway.yaml']),
+      expect.arrayContaining([
+        'docs/sanitization.md',
+        'deploy',
+        'otel-collector-config.yaml',
+        'deploy/collector/gateway.yaml',
+      ]),
     );
   });
 
@@ -91,13 +102,18 @@ describe('npm pack', () => {
   });
 
   it('links only to paths that exist in the repository', () => {
-    const broken = allReferences.filter((ref) => !existsSync(join(root, ref.target))).map((ref) => `${ref.from} → ${ref.target}`);
+    const broken = allReferences
+      .filter((ref) => !existsSync(join(root, ref.target)))
+      .map((ref) => `${ref.from} → ${ref.target}`);
     expect(broken).toEqual([]);
   });
 
   it('keeps each exclusion for contributors linked and really out of the tarball', () => {
     for (const [path, reason] of NOT_FOR_USERS) {
-      expect(allReferences.some((ref) => ref.target === path), `${path} (${reason}) is no longer linked: drop it from the list`).toBe(true);
+      expect(
+        allReferences.some((ref) => ref.target === path),
+        `${path} (${reason}) is no longer linked: drop it from the list`,
+      ).toBe(true);
       expect(isPacked(path), `${path} is packed`).toBe(false);
     }
   });
@@ -117,9 +133,13 @@ describe('npm pack', () => {
       manifest.main,
       manifest.types,
       ...Object.values(manifest.bin),
-      ...Object.values(manifest.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry))),
+      ...Object.values(manifest.exports).flatMap((entry) =>
+        typeof entry === 'string' ? [entry] : Object.values(entry),
+      ),
     ].map((path) => relative('.', path));
-    expect(packedFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', ...pointed]));
+    expect(packedFiles).toEqual(
+      expect.arrayContaining(['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', ...pointed]),
+    );
     expect(statSync(join(root, 'LICENSE')).size).toBeGreaterThan(10_000); // the full Apache-2.0 text, not a stub
   });
 });

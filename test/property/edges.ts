@@ -42,7 +42,8 @@ export function fromAttributes(attributes: Readonly<Record<string, unknown>> | u
     ['retryable', 'incident.retryable'],
     ['errorCode', 'incident.error.code'],
   ];
-  for (const [field, key] of optional) if (get(key) !== undefined) (verdict as unknown as Record<string, unknown>)[field] = get(key);
+  for (const [field, key] of optional)
+    if (get(key) !== undefined) (verdict as unknown as Record<string, unknown>)[field] = get(key);
   return verdict;
 }
 
@@ -57,8 +58,17 @@ export function fromIncident(incident: Incident): Expected {
     recoveredAttempts: incident.recoveredAttempts,
   };
   if (incident.outcome === 'success') return verdict;
-  const fields = { cause: incident.cause, causeDetail: incident.causeDetail, phase: incident.phase, retrySafety: incident.retrySafety, retrySafetyReason: incident.retrySafetyReason, retryable: incident.retryable, errorCode: incident.errorCode };
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) (verdict as unknown as Record<string, unknown>)[key] = value;
+  const fields = {
+    cause: incident.cause,
+    causeDetail: incident.causeDetail,
+    phase: incident.phase,
+    retrySafety: incident.retrySafety,
+    retrySafetyReason: incident.retrySafetyReason,
+    retryable: incident.retryable,
+    errorCode: incident.errorCode,
+  };
+  for (const [key, value] of Object.entries(fields))
+    if (value !== undefined) (verdict as unknown as Record<string, unknown>)[key] = value;
   return verdict;
 }
 
@@ -110,16 +120,27 @@ type OtlpRequest = { resourceSpans: { resource?: unknown; scopeSpans: { scope?: 
 export function rawRequest(spans: readonly ReadableSpan[], jitterSeed: number): OtlpRequest {
   const request = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest([...spans]))) as OtlpRequest;
   const next = random(jitterSeed);
-  const shift = (nanos: unknown, offset: bigint): string | undefined => (typeof nanos === 'string' && nanos !== '0' ? String(BigInt(nanos) + offset) : (nanos as string | undefined));
+  const shift = (nanos: unknown, offset: bigint): string | undefined =>
+    typeof nanos === 'string' && nanos !== '0' ? String(BigInt(nanos) + offset) : (nanos as string | undefined);
   for (const resource of request.resourceSpans) {
     for (const scope of resource.scopeSpans) {
-      for (const span of scope.spans as (OtlpSpan & { startTimeUnixNano?: string; endTimeUnixNano?: string; events?: { timeUnixNano?: string }[] })[]) {
+      for (const span of scope.spans as (OtlpSpan & {
+        startTimeUnixNano?: string;
+        endTimeUnixNano?: string;
+        events?: { timeUnixNano?: string }[];
+      })[]) {
         const offset = BigInt(Math.round((next() * 4 - 2) * 1e6));
         span.startTimeUnixNano = shift(span.startTimeUnixNano, offset);
         span.endTimeUnixNano = shift(span.endTimeUnixNano, offset);
         for (const event of span.events ?? []) event.timeUnixNano = shift(event.timeUnixNano, offset);
-        const isRun = span.attributes?.some((a) => a.key === 'gen_ai.operation.name' && (a.value as { stringValue?: string }).stringValue === 'invoke_agent');
-        span.attributes = (span.attributes ?? []).filter((a) => !(a.key.startsWith('incident.') && a.key !== 'incident.truncated') && !(isRun && a.key === 'error.type'));
+        const isRun = span.attributes?.some(
+          (a) =>
+            a.key === 'gen_ai.operation.name' && (a.value as { stringValue?: string }).stringValue === 'invoke_agent',
+        );
+        span.attributes = (span.attributes ?? []).filter(
+          (a) =>
+            !(a.key.startsWith('incident.') && a.key !== 'incident.truncated') && !(isRun && a.key === 'error.type'),
+        );
         if (isRun) span.status = {};
       }
     }
@@ -175,12 +196,16 @@ const resources = new ResourceCache(sanitizer);
  */
 export function throughGateway(request: OtlpRequest, seed: number): Map<string, Record<string, unknown>> {
   const next = random(seed);
-  const store = new TraceStore({ maxTraces: 1e6, maxSpans: 1e7 }, { decisionWaitMillis: 2_000, maxHoldMillis: 300_000 });
+  const store = new TraceStore(
+    { maxTraces: 1e6, maxSpans: 1e7 },
+    { decisionWaitMillis: 2_000, maxHoldMillis: 300_000 },
+  );
   const options = { policy: DEFAULT_POLICY, sanitizer, resources, released: new ReleasedRuns(300_000) };
   const out = new Map<string, Record<string, unknown>>();
   const judge = (now: number, all = false) => {
     for (const trace of store.takeReady(now, all)) {
-      for (const span of judgeTrace(trace.spans, options, now).spans) out.set(span.spanContext().spanId, span.attributes as Record<string, unknown>);
+      for (const span of judgeTrace(trace.spans, options, now).spans)
+        out.set(span.spanContext().spanId, span.attributes as Record<string, unknown>);
     }
   };
   let now = 1_000_000;
@@ -196,9 +221,13 @@ export function throughGateway(request: OtlpRequest, seed: number): Map<string, 
 /** `report`'s rows for `request`, its spans spread over 1–4 OTLP/JSON lines in any order. */
 export function throughReport(request: OtlpRequest, seed: number): RunRow[] {
   const next = random(seed ^ 0x5bd1e995);
-  const spans = request.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ resource: r.resource, scope: s.scope, span }))));
+  const spans = request.resourceSpans.flatMap((r) =>
+    r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ resource: r.resource, scope: s.scope, span }))),
+  );
   const lines = batches(shuffle(spans, next), next).map((group) =>
-    JSON.stringify({ resourceSpans: group.map(({ resource, scope, span }) => ({ resource, scopeSpans: [{ scope, spans: [span] }] })) }),
+    JSON.stringify({
+      resourceSpans: group.map(({ resource, scope, span }) => ({ resource, scopeSpans: [{ scope, spans: [span] }] })),
+    }),
   );
   return runRowsFromOtlpJsonLines(lines.join('\n'));
 }

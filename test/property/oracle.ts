@@ -71,7 +71,8 @@ function factsOf(model: RunModel) {
       if (output.kind === 'input') push(n, { kind: 'input' });
       if (output.kind === 'call') {
         push(n, { kind: 'call', cls: output.cls, providerExecuted: output.providerExecuted });
-        if (output.providerExecuted) sideEffects = worse(sideEffects, output.cls === 'read_only' ? 'read_only' : 'unknown');
+        if (output.providerExecuted)
+          sideEffects = worse(sideEffects, output.cls === 'read_only' ? 'read_only' : 'unknown');
       }
     }
     for (let i = 0; i < attempt.parallelCalls; i += 1) {
@@ -97,7 +98,8 @@ function factsOf(model: RunModel) {
     // finish stands unless a known reason says it did not finish, or finished on a refusal or an error.
     const reason = end.kind === 'finish' ? finishReasonOf(model, index) : undefined;
     if (end.kind === 'finish' && (reason === 'interrupted' || reason === 'other')) cutOff.add(n);
-    else if (end.kind === 'finish' && reason === 'content_filter') push(n, { kind: 'provider_error', error: 'content_filter' });
+    else if (end.kind === 'finish' && reason === 'content_filter')
+      push(n, { kind: 'provider_error', error: 'content_filter' });
     else if (end.kind === 'finish' && reason === 'error') push(n, { kind: 'provider_error', error: 'finish_error' });
     else if (end.kind === 'finish') push(n, { kind: 'finished' });
     else if (end.kind === 'fail') push(n, { kind: 'provider_error', error: end.error });
@@ -170,7 +172,12 @@ function summarize(placed: readonly Placed[], attempt: number, until?: number) {
         phase = 'tool_execution';
         break;
       case 'finished':
-        if (phase === 'before_first_provider_progress' || phase === 'text_generation' || phase === 'reasoning_generation') phase = 'finalizing';
+        if (
+          phase === 'before_first_provider_progress' ||
+          phase === 'text_generation' ||
+          phase === 'reasoning_generation'
+        )
+          phase = 'finalizing';
         break;
       default:
         break;
@@ -185,8 +192,15 @@ type Summary = ReturnType<typeof summarize>;
 function causeOf(fact: Fact | undefined): Pick<Expected, 'cause' | 'causeDetail' | 'errorCode' | 'retryable'> {
   switch (fact?.kind) {
     case 'provider_error': {
-      if (fact.error === 'socket') return { cause: 'provider_transport_disconnect', causeDetail: 'socket_closed', errorCode: 'UND_ERR_SOCKET', retryable: true };
-      if (fact.error === 'content_filter') return { cause: 'provider_api_error', causeDetail: 'content_filter', retryable: false };
+      if (fact.error === 'socket')
+        return {
+          cause: 'provider_transport_disconnect',
+          causeDetail: 'socket_closed',
+          errorCode: 'UND_ERR_SOCKET',
+          retryable: true,
+        };
+      if (fact.error === 'content_filter')
+        return { cause: 'provider_api_error', causeDetail: 'content_filter', retryable: false };
       if (fact.error === 'finish_error') return { cause: 'provider_api_error', causeDetail: 'unknown' };
       const api = {
         http503: ['server_overload', true],
@@ -213,7 +227,14 @@ function causeOf(fact: Fact | undefined): Pick<Expected, 'cause' | 'causeDetail'
 }
 
 /** The retry-safety rules, in the documented order (docs/attributes.md, retry-safety reasons). */
-function retrySafety(cause: string, retryable: boolean | undefined, attempt: Summary | undefined, cancelSeen: boolean, closeSeen: boolean, retriesUsed: number): [string, string] {
+function retrySafety(
+  cause: string,
+  retryable: boolean | undefined,
+  attempt: Summary | undefined,
+  cancelSeen: boolean,
+  closeSeen: boolean,
+  retriesUsed: number,
+): [string, string] {
   if (cause === 'user_cancel') return ['do_not_retry', 'user_cancel'];
   if (cause === 'local_lifecycle_close') return ['do_not_retry', 'local_lifecycle_close'];
   if (retryable === false) return ['do_not_retry', 'not_retryable_error'];
@@ -221,8 +242,10 @@ function retrySafety(cause: string, retryable: boolean | undefined, attempt: Sum
     if (attempt.executions.includes('unsafe')) return ['ask_user_before_retry', 'unsafe_side_effect_started'];
     if (attempt.executions.length > 0) return ['ask_user_before_retry', 'tool_execution_started'];
     if (attempt.calls.length > 0) {
-      if (attempt.calls.some((c) => c.cls === 'unknown' || (c.providerExecuted && c.cls !== 'read_only'))) return ['ask_user_before_retry', 'side_effect_facts_incomplete'];
-      if (attempt.calls.some((c) => c.cls === 'unsafe')) return ['ask_user_before_retry', 'tool_call_materialized_without_execution'];
+      if (attempt.calls.some((c) => c.cls === 'unknown' || (c.providerExecuted && c.cls !== 'read_only')))
+        return ['ask_user_before_retry', 'side_effect_facts_incomplete'];
+      if (attempt.calls.some((c) => c.cls === 'unsafe'))
+        return ['ask_user_before_retry', 'tool_call_materialized_without_execution'];
       return ['offer_continue', 'tool_call_materialized_without_execution'];
     }
     if (attempt.input) return ['offer_continue', 'partial_tool_input_without_execution'];
@@ -234,10 +257,15 @@ function retrySafety(cause: string, retryable: boolean | undefined, attempt: Sum
   if (cancelSeen) return ['do_not_retry', 'user_cancel'];
   if (closeSeen) return ['do_not_retry', 'local_lifecycle_close'];
   // Past the not-retryable rule: a drop or a watchdog retries unless it said no; an API error or an exit only when it said yes.
-  const auto = cause === 'provider_transport_disconnect' || cause === 'watchdog_timeout' || ((cause === 'provider_api_error' || cause === 'process_exit') && retryable === true);
+  const auto =
+    cause === 'provider_transport_disconnect' ||
+    cause === 'watchdog_timeout' ||
+    ((cause === 'provider_api_error' || cause === 'process_exit') && retryable === true);
   if (auto) {
     if (retriesUsed >= 1) return ['ask_user_before_retry', 'retry_budget_exhausted'];
-    return attempt?.reasoning ? ['auto_retry', 'reasoning_only_without_final_text'] : ['auto_retry', 'no_visible_output_or_tool_execution'];
+    return attempt?.reasoning
+      ? ['auto_retry', 'reasoning_only_without_final_text']
+      : ['auto_retry', 'no_visible_output_or_tool_execution'];
   }
   return ['unknown', 'unknown'];
 }
@@ -263,7 +291,8 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
   const recovered = [...retried].filter((n) => n < attempts).sort((a, b) => a - b);
   const cancelSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop === 'user_cancel');
   const closeSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop === 'lifecycle_close');
-  const hasBoundary = (n: number | undefined) => n !== undefined && placed.some((p) => p.attempt === n && p.fact.kind === 'boundary');
+  const hasBoundary = (n: number | undefined) =>
+    n !== undefined && placed.some((p) => p.attempt === n && p.fact.kind === 'boundary');
   const markers = (decisive: number | undefined, unnamed = false): string[] => {
     const list: string[] = [];
     if (decisive !== undefined && !hasBoundary(decisive)) list.push('side_effect_boundary_missing');
@@ -274,19 +303,49 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
     return list;
   };
   const base = { sideEffects, attempts, recoveredAttempts: recovered.length };
-  const judged = (outcome: string, fact: Placed | undefined, attempt: number | undefined, missing: string[], guard: boolean): Expected => {
+  const judged = (
+    outcome: string,
+    fact: Placed | undefined,
+    attempt: number | undefined,
+    missing: string[],
+    guard: boolean,
+  ): Expected => {
     const cause = causeOf(fact?.fact);
     const whole = attempt !== undefined && attempt > 0 ? summarize(placed, attempt) : undefined;
     const atFact = attempt !== undefined && attempt > 0 ? summarize(placed, attempt, fact?.at) : undefined;
-    const phase = atFact ? atFact.phase : cause.cause === 'user_cancel' || cause.cause === 'local_lifecycle_close' ? 'setup' : 'unknown';
+    const phase = atFact
+      ? atFact.phase
+      : cause.cause === 'user_cancel' || cause.cause === 'local_lifecycle_close'
+        ? 'setup'
+        : 'unknown';
     const retriesUsed = attempt === undefined ? retried.size : [...retried].filter((n) => n < attempt).length;
-    let [safety, reason] = retrySafety(cause.cause as string, cause.retryable, whole, cancelSeen, closeSeen, retriesUsed);
-    if (guard && (safety === 'auto_retry' || safety === 'offer_continue')) [safety, reason] = ['ask_user_before_retry', 'side_effect_facts_incomplete'];
-    return { outcome, ...cause, phase, retrySafety: safety, retrySafetyReason: reason, factsComplete: missing.length === 0, missingFacts: missing, ...base };
+    let [safety, reason] = retrySafety(
+      cause.cause as string,
+      cause.retryable,
+      whole,
+      cancelSeen,
+      closeSeen,
+      retriesUsed,
+    );
+    if (guard && (safety === 'auto_retry' || safety === 'offer_continue'))
+      [safety, reason] = ['ask_user_before_retry', 'side_effect_facts_incomplete'];
+    return {
+      outcome,
+      ...cause,
+      phase,
+      retrySafety: safety,
+      retrySafetyReason: reason,
+      factsComplete: missing.length === 0,
+      missingFacts: missing,
+      ...base,
+    };
   };
 
   const terminal = placed.find(
-    (p) => TERMINAL.has(p.fact.kind) && !(p.attempt > 0 && retried.has(p.attempt)) && !(p.fact.kind === 'tool_failed' && p.attempt < attempts),
+    (p) =>
+      TERMINAL.has(p.fact.kind) &&
+      !(p.attempt > 0 && retried.has(p.attempt)) &&
+      !(p.fact.kind === 'tool_failed' && p.attempt < attempts),
   );
   if (terminal) {
     // A run-level fact is placed in the attempt that had started when it happened: the last one played.
@@ -298,15 +357,30 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
   if (neverEnded || lostFacts) {
     const last = attempts > 0 ? attempts : undefined;
     const phase = last !== undefined ? summarize(placed, last).phase : 'unknown';
-    const [safety, reason] = sideEffects === 'none' ? ['unknown', 'unknown'] : ['ask_user_before_retry', 'side_effect_facts_incomplete'];
-    const cause = neverEnded ? { cause: 'crash_or_restart_incomplete', causeDetail: 'run_never_ended' } : { cause: 'unknown_interruption' };
+    const [safety, reason] =
+      sideEffects === 'none' ? ['unknown', 'unknown'] : ['ask_user_before_retry', 'side_effect_facts_incomplete'];
+    const cause = neverEnded
+      ? { cause: 'crash_or_restart_incomplete', causeDetail: 'run_never_ended' }
+      : { cause: 'unknown_interruption' };
     const missing = markers(last);
-    return { outcome: 'incomplete', ...cause, phase, retrySafety: safety, retrySafetyReason: reason, factsComplete: missing.length === 0, missingFacts: missing, ...base };
+    return {
+      outcome: 'incomplete',
+      ...cause,
+      phase,
+      retrySafety: safety,
+      retrySafetyReason: reason,
+      factsComplete: missing.length === 0,
+      missingFacts: missing,
+      ...base,
+    };
   }
-  if (attempts > 0 && cutOff.has(attempts)) return judged('failed', undefined, attempts, markers(attempts, true), false);
+  if (attempts > 0 && cutOff.has(attempts))
+    return judged('failed', undefined, attempts, markers(attempts, true), false);
   const lastRecovered = recovered.at(-1);
   if (lastRecovered !== undefined) {
-    const failure = placed.find((p) => p.attempt === lastRecovered && (p.fact.kind === 'provider_error' || p.fact.kind === 'watchdog'));
+    const failure = placed.find(
+      (p) => p.attempt === lastRecovered && (p.fact.kind === 'provider_error' || p.fact.kind === 'watchdog'),
+    );
     return judged('recovered', failure, lastRecovered, markers(lastRecovered, failure === undefined), false);
   }
   const missing = markers(undefined);
@@ -314,7 +388,13 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
 }
 
 /** How cautious a retry safety is: a lost fact may only move a verdict up this order. */
-export const CAUTION: Readonly<Record<string, number>> = { auto_retry: 0, offer_continue: 1, unknown: 2, ask_user_before_retry: 3, do_not_retry: 4 };
+export const CAUTION: Readonly<Record<string, number>> = {
+  auto_retry: 0,
+  offer_continue: 1,
+  unknown: 2,
+  ask_user_before_retry: 3,
+  do_not_retry: 4,
+};
 
 /**
  * What the contract says of a run whose facts were lost to span limits: the

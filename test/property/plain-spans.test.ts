@@ -22,7 +22,13 @@ const T0 = 1_700_000_000_000;
 
 /** Writes spans with explicit times, parents and events: the same trace whichever provider it goes to. */
 interface Writer {
-  span(name: string, parent: Span | undefined, attributes: Attributes, start: number, options?: { scope?: string }): Span;
+  span(
+    name: string,
+    parent: Span | undefined,
+    attributes: Attributes,
+    start: number,
+    options?: { scope?: string },
+  ): Span;
   end(span: Span, at: number, status?: { code: 0 | 1 | 2; message?: string }): void;
   exception(span: Span, at: number, type: string, message: string): void;
   event(span: Span, at: number, name: string, attributes?: Attributes): void;
@@ -51,25 +57,38 @@ function writer(tracerOf: (scope: string) => Tracer): Writer {
 
 function keeping(): { spans: ReadableSpan[]; processor: SpanProcessor } {
   const spans: ReadableSpan[] = [];
-  const processor: SpanProcessor = { onStart() {}, onEnd: (span) => spans.push(span), forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() };
+  const processor: SpanProcessor = {
+    onStart() {},
+    onEnd: (span) => spans.push(span),
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
   return { spans, processor };
 }
 
 /** The verdicts of the scenario's run (its root span), from every edge. */
 function everyEdge(scenario: Scenario, seed: number) {
   const judged = keeping();
-  const withProcessor = new BasicTracerProvider({ spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), judged.processor] });
+  const withProcessor = new BasicTracerProvider({
+    spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), judged.processor],
+  });
   scenario(writer((scope) => withProcessor.getTracer(scope)));
   const raw = keeping();
   const plain = new BasicTracerProvider({ spanProcessors: [raw.processor] });
   scenario(writer((scope) => plain.getTracer(scope)));
-  const request = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(raw.spans))) as Parameters<typeof throughGateway>[0];
+  const request = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(raw.spans))) as Parameters<
+    typeof throughGateway
+  >[0];
   const rawRun = decodeOtlpJsonSpans(request).find((s) => s.parentSpanId === undefined);
   const processorRun = judged.spans.find((s) => s.parentSpanContext === undefined);
   const gateway = throughGateway(request, seed).get(rawRun?.spanId ?? '');
   const row = throughReport(request, seed).find((r) => r.spanId === rawRun?.spanId);
   return {
-    processor: { verdict: fromAttributes(processorRun?.attributes), errorType: processorRun?.attributes['error.type'], status: processorRun?.status.code },
+    processor: {
+      verdict: fromAttributes(processorRun?.attributes),
+      errorType: processorRun?.attributes['error.type'],
+      status: processorRun?.status.code,
+    },
     gateway: { verdict: fromAttributes(gateway), errorType: gateway?.['error.type'] },
     report: rowFields(row),
   };
@@ -78,17 +97,33 @@ function everyEdge(scenario: Scenario, seed: number) {
 const chat = { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': '[]' };
 const agent = { 'gen_ai.operation.name': 'invoke_agent' };
 
-const SCENARIOS: readonly { readonly name: string; readonly scenario: Scenario; readonly want: Record<string, unknown>; readonly errorType?: string }[] = [
+const SCENARIOS: readonly {
+  readonly name: string;
+  readonly scenario: Scenario;
+  readonly want: Record<string, unknown>;
+  readonly errorType?: string;
+}[] = [
   {
     name: 'a chat span that recorded a 429 and then answered is a recovered run',
     scenario: (w) => {
       const run = w.span('invoke_agent support', undefined, agent, 0);
-      const c = w.span('chat gpt-4o', run, { ...chat, 'gen_ai.response.finish_reasons': ['stop'], 'gen_ai.usage.output_tokens': 9 }, 10);
+      const c = w.span(
+        'chat gpt-4o',
+        run,
+        { ...chat, 'gen_ai.response.finish_reasons': ['stop'], 'gen_ai.usage.output_tokens': 9 },
+        10,
+      );
       w.exception(c, 30, 'openai.RateLimitError', "Error code: 429 - {'error': {'type': 'rate_limit_exceeded'}}");
       w.end(c, 80);
       w.end(run, 90);
     },
-    want: { outcome: 'recovered', cause: 'provider_api_error', causeDetail: 'rate_limit', attempts: 2, recoveredAttempts: 1 },
+    want: {
+      outcome: 'recovered',
+      cause: 'provider_api_error',
+      causeDetail: 'rate_limit',
+      attempts: 2,
+      recoveredAttempts: 1,
+    },
   },
   {
     name: "AI SDK 7's generateText that ran out of retries inside one chat span counts every try",
@@ -102,25 +137,53 @@ const SCENARIOS: readonly { readonly name: string; readonly scenario: Scenario; 
       w.end(step, 61, { code: 2, message });
       w.end(run, 62, { code: 2, message });
     },
-    want: { outcome: 'failed', cause: 'provider_api_error', causeDetail: 'server_overload', attempts: 3, recoveredAttempts: 2, retrySafetyReason: 'retry_budget_exhausted' },
+    want: {
+      outcome: 'failed',
+      cause: 'provider_api_error',
+      causeDetail: 'server_overload',
+      attempts: 3,
+      recoveredAttempts: 2,
+      retrySafetyReason: 'retry_budget_exhausted',
+    },
   },
   {
     name: 'a stream that ended without the provider’s finish after text is terminal_event_missing, never a success',
     scenario: (w) => {
       // As AI SDK 7 writes it: `interrupted` on the chat span and on the root.
       const run = w.span('invoke_agent gpt-4o-mini', undefined, agent, 0, { scope: 'gen_ai' });
-      const c = w.span('chat gpt-4o-mini', run, { ...chat, 'gen_ai.response.id': 'chatcmpl-1', 'gen_ai.client.operation.time_to_first_chunk': 0.02 }, 2, { scope: 'gen_ai' });
+      const c = w.span(
+        'chat gpt-4o-mini',
+        run,
+        { ...chat, 'gen_ai.response.id': 'chatcmpl-1', 'gen_ai.client.operation.time_to_first_chunk': 0.02 },
+        2,
+        { scope: 'gen_ai' },
+      );
       for (const s of [c, run]) s.setAttribute('gen_ai.response.finish_reasons', ['interrupted']);
       w.end(c, 50);
       w.end(run, 52);
     },
-    want: { outcome: 'failed', cause: 'unknown_interruption', phase: 'text_generation', missingFacts: ['terminal_event_missing'] },
+    want: {
+      outcome: 'failed',
+      cause: 'unknown_interruption',
+      phase: 'text_generation',
+      missingFacts: ['terminal_event_missing'],
+    },
   },
   {
     name: 'a finish value no table knows is not a success',
     scenario: (w) => {
       const run = w.span('invoke_agent local', undefined, agent, 0);
-      const c = w.span('chat llama', run, { ...chat, 'gen_ai.request.stream': true, 'gen_ai.response.finish_reasons': ['eos_token'], 'gen_ai.response.time_to_first_chunk': 0.01 }, 2);
+      const c = w.span(
+        'chat llama',
+        run,
+        {
+          ...chat,
+          'gen_ai.request.stream': true,
+          'gen_ai.response.finish_reasons': ['eos_token'],
+          'gen_ai.response.time_to_first_chunk': 0.01,
+        },
+        2,
+      );
       w.end(c, 50);
       w.end(run, 52);
     },
@@ -134,7 +197,12 @@ const SCENARIOS: readonly { readonly name: string; readonly scenario: Scenario; 
       w.end(c, 50);
       w.end(run, 52);
     },
-    want: { outcome: 'failed', cause: 'provider_api_error', causeDetail: 'content_filter', retrySafety: 'do_not_retry' },
+    want: {
+      outcome: 'failed',
+      cause: 'provider_api_error',
+      causeDetail: 'content_filter',
+      retrySafety: 'do_not_retry',
+    },
   },
   {
     name: 'a workflow is a run: its own LLM call that failed fails it',
@@ -162,14 +230,25 @@ const SCENARIOS: readonly { readonly name: string; readonly scenario: Scenario; 
       w.end(c, 40);
       w.end(run, 50);
     },
-    want: { outcome: 'recovered', cause: 'provider_api_error', causeDetail: 'rate_limit', attempts: 2, recoveredAttempts: 1 },
+    want: {
+      outcome: 'recovered',
+      cause: 'provider_api_error',
+      causeDetail: 'rate_limit',
+      attempts: 2,
+      recoveredAttempts: 1,
+    },
   },
   {
-    name: "a failed run keeps the error.type its instrumentation set",
+    name: 'a failed run keeps the error.type its instrumentation set',
     errorType: 'rate_limit_error',
     scenario: (w) => {
       const run = w.span('invoke_agent billing', undefined, { ...agent, 'error.type': 'rate_limit_error' }, 0);
-      const c = w.span('chat claude', run, { ...chat, 'http.response.status_code': 429, 'error.type': 'rate_limit_error' }, 2);
+      const c = w.span(
+        'chat claude',
+        run,
+        { ...chat, 'http.response.status_code': 429, 'error.type': 'rate_limit_error' },
+        2,
+      );
       w.end(c, 40, { code: 2, message: 'rate limited' });
       w.end(run, 50, { code: 2, message: 'rate limited' });
     },
@@ -187,7 +266,7 @@ const SCENARIOS: readonly { readonly name: string; readonly scenario: Scenario; 
     want: { outcome: 'failed', cause: 'provider_api_error' },
   },
   {
-    name: "a cancelled run is never ERROR, and keeps the error.type its instrumentation set",
+    name: 'a cancelled run is never ERROR, and keeps the error.type its instrumentation set',
     errorType: 'AbortError',
     scenario: (w) => {
       const run = w.span('invoke_agent chat-ui', undefined, { ...agent, 'error.type': 'AbortError' }, 0);

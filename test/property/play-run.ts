@@ -15,15 +15,29 @@ import { finishReasonOf } from './run-model.js';
 
 /** The tools a boundary exposes. */
 export const BOUNDARIES = {
-  local: { tools: [{ name: 'read', sideEffects: 'read_only' }, { name: 'grep', sideEffects: 'read_only' }, { name: 'bash', sideEffects: 'unsafe' }] },
-  remote: { tools: [{ name: 'read', sideEffects: 'read_only' }, { name: 'web_search', sideEffects: 'read_only', providerExecuted: true }] },
+  local: {
+    tools: [
+      { name: 'read', sideEffects: 'read_only' },
+      { name: 'grep', sideEffects: 'read_only' },
+      { name: 'bash', sideEffects: 'unsafe' },
+    ],
+  },
+  remote: {
+    tools: [
+      { name: 'read', sideEffects: 'read_only' },
+      { name: 'web_search', sideEffects: 'read_only', providerExecuted: true },
+    ],
+  },
 } as const;
 
 const TOOL_NAMES = { read_only: 'read', unsafe: 'bash', unknown: 'mcp_tool' } as const;
 
 /** The error a runtime sees for each kind. */
 export function errorOf(kind: ErrorKind): Error {
-  if (kind === 'socket') return new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' }) });
+  if (kind === 'socket')
+    return new TypeError('terminated', {
+      cause: Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' }),
+    });
   const status = { http503: 503, http429: 429, http400: 400, http401: 401 }[kind];
   return Object.assign(new Error(`HTTP ${status}`), { name: 'AI_APICallError', statusCode: status });
 }
@@ -69,7 +83,11 @@ function playOutput(attempt: AttemptRecorder, output: Output): void {
       attempt.chunk('tool-input-end', { toolName: TOOL_NAMES[output.cls] });
       break;
     case 'call':
-      attempt.chunk('tool-call', { toolName: TOOL_NAMES[output.cls], sideEffects: output.cls, providerExecuted: output.providerExecuted });
+      attempt.chunk('tool-call', {
+        toolName: TOOL_NAMES[output.cls],
+        sideEffects: output.cls,
+        providerExecuted: output.providerExecuted,
+      });
       break;
   }
 }
@@ -109,7 +127,13 @@ function playAttempt(driver: Driver, run: RunRecorder, model: AttemptModel, reas
 }
 
 function playRun(driver: Driver, model: RunModel, parentContext: Context | undefined, agentName: string): Incident {
-  const run = RunRecorder.start({ tracer: driver.tracer, clock: driver.clock, agentName, providerName: 'openai', ...(parentContext ? { parentContext } : {}) });
+  const run = RunRecorder.start({
+    tracer: driver.tracer,
+    clock: driver.clock,
+    agentName,
+    providerName: 'openai',
+    ...(parentContext ? { parentContext } : {}),
+  });
   const stopNow = (after: number, open: AttemptRecorder | undefined): boolean => {
     const stop = model.stop;
     if (!stop || stop.after !== after) return false;

@@ -71,12 +71,32 @@ const output: fc.Arbitrary<Output> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ kind: 'text' } as const) },
   { weight: 1, arbitrary: fc.constant({ kind: 'reasoning' } as const) },
   { weight: 1, arbitrary: toolClass.map((cls) => ({ kind: 'input', cls }) as const) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('call' as const), cls: toolClass, providerExecuted: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('call' as const),
+      cls: toolClass,
+      providerExecuted: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(false) },
+        { weight: 1, arbitrary: fc.constant(true) },
+      ),
+    }),
+  },
 );
 const attemptEnd: fc.Arbitrary<AttemptEnd> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ kind: 'finish' } as const) },
-  { weight: 4, arbitrary: fc.constantFrom<ErrorKind>('socket', 'http503', 'http429', 'http400', 'http401').map((error) => ({ kind: 'fail', error }) as const) },
-  { weight: 2, arbitrary: fc.constantFrom<WatchdogPhase>('connect', 'silent_stream', 'total').map((phase) => ({ kind: 'watchdog', phase }) as const) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .constantFrom<ErrorKind>('socket', 'http503', 'http429', 'http400', 'http401')
+      .map((error) => ({ kind: 'fail', error }) as const),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom<WatchdogPhase>('connect', 'silent_stream', 'total')
+      .map((phase) => ({ kind: 'watchdog', phase }) as const),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'open' } as const) },
 );
 
@@ -84,21 +104,33 @@ function attempt(tool: fc.Arbitrary<ToolModel>): fc.Arbitrary<AttemptModel> {
   return fc.record({
     boundary: fc.constantFrom('none', 'local', 'local', 'local', 'remote'),
     outputs: fc.array(output, { maxLength: 4 }),
-    parallelCalls: fc.oneof({ weight: 30, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(45, 70, 130) }),
+    parallelCalls: fc.oneof(
+      { weight: 30, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.constantFrom(45, 70, 130) },
+    ),
     tools: fc.array(tool, { maxLength: 3 }),
     end: attemptEnd,
     retry: fc.boolean(),
   });
 }
 
-const plainTool: fc.Arbitrary<ToolModel> = fc.record({ cls: toolClass, end: fc.constantFrom('complete', 'complete', 'complete', 'fail', 'interrupt', 'open') });
+const plainTool: fc.Arbitrary<ToolModel> = fc.record({
+  cls: toolClass,
+  end: fc.constantFrom('complete', 'complete', 'complete', 'fail', 'interrupt', 'open'),
+});
 
 /** A run's attempts, stop and ending, with `tool` for its tools. */
 function run(tool: fc.Arbitrary<ToolModel>, maxAttempts: number): fc.Arbitrary<RunModel> {
   return fc
     .record({
       attempts: fc.array(attempt(tool), { minLength: 0, maxLength: maxAttempts }),
-      stop: fc.option(fc.record({ kind: fc.constantFrom('user_cancel', 'lifecycle_close', 'process_exit'), after: fc.integer({ min: -1, max: maxAttempts - 1 }) }), { nil: undefined, freq: 4 }),
+      stop: fc.option(
+        fc.record({
+          kind: fc.constantFrom('user_cancel', 'lifecycle_close', 'process_exit'),
+          after: fc.integer({ min: -1, max: maxAttempts - 1 }),
+        }),
+        { nil: undefined, freq: 4 },
+      ),
       ending: fc.constantFrom<'end' | 'crash'>('end', 'end', 'end', 'end', 'crash'),
       jitterSeed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
     })
@@ -115,7 +147,20 @@ function run(tool: fc.Arbitrary<ToolModel>, maxAttempts: number): fc.Arbitrary<R
  * none for most: the known values of each meaning (docs/conventions.md#finish-reasons-by-meaning)
  * and one the table does not know.
  */
-export const FINISH_REASONS = [undefined, undefined, undefined, undefined, 'stop', 'tool_calls', 'length', 'eos_token', 'content_filter', 'interrupted', 'other', 'error'] as const;
+export const FINISH_REASONS = [
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  'stop',
+  'tool_calls',
+  'length',
+  'eos_token',
+  'content_filter',
+  'interrupted',
+  'other',
+  'error',
+] as const;
 export type FinishReason = (typeof FINISH_REASONS)[number];
 
 /**
@@ -134,7 +179,10 @@ const nestedRun = run(plainTool, 2);
 /** A tool that sometimes runs a sub-agent. */
 const toolWithNested: fc.Arbitrary<ToolModel> = fc.oneof(
   { weight: 8, arbitrary: plainTool },
-  { weight: 1, arbitrary: fc.record({ cls: toolClass, end: fc.constantFrom('complete', 'fail', 'open'), nested: nestedRun }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ cls: toolClass, end: fc.constantFrom('complete', 'fail', 'open'), nested: nestedRun }),
+  },
 );
 
 /** The generator of top-level runs: 0 to 4 attempts. */

@@ -11,7 +11,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromAttributes, fromIncident, processorPipeline, rawRequest, rowFields, throughGateway, throughReport } from './edges.js';
+import {
+  fromAttributes,
+  fromIncident,
+  processorPipeline,
+  rawRequest,
+  rowFields,
+  throughGateway,
+  throughReport,
+} from './edges.js';
 import type { Expected } from './oracle.js';
 import { CAUTION, expectedNested, expectedVerdict, lostFactsView } from './oracle.js';
 import { play } from './play-run.js';
@@ -68,7 +76,9 @@ function everyEdgeAgrees(model: RunModel, arrivalSeed: number): void {
     // Facts lost to span limits: the verdict fails closed, whichever events survived.
     expect(lostFactsView(processor!), 'processor = oracle, facts lost').toEqual(lostFactsView(oracle));
     expect(processor?.missingFacts, 'facts lost are said to be').toContain('evidence_truncated');
-    expect(CAUTION[processor!.retrySafety!], 'facts lost never make the verdict less cautious').toBeGreaterThanOrEqual(CAUTION[oracle.retrySafety!]!);
+    expect(CAUTION[processor!.retrySafety!], 'facts lost never make the verdict less cautious').toBeGreaterThanOrEqual(
+      CAUTION[oracle.retrySafety!]!,
+    );
   }
   if (model.ending === 'end') {
     expect(fromIncident(played.verdict), 'recorder = processor').toEqual(processor);
@@ -81,7 +91,9 @@ function everyEdgeAgrees(model: RunModel, arrivalSeed: number): void {
   const gateway = throughGateway(request, arrivalSeed);
   expect(fromAttributes(gateway.get(runSpan!.spanContext().spanId)), 'gateway = processor').toEqual(processor);
   const rows = throughReport(request, arrivalSeed);
-  expect(rowFields(rows.find((r) => r.spanId === runSpan!.spanContext().spanId)), 'report = processor').toEqual(rowFields(processor));
+  expect(rowFields(rows.find((r) => r.spanId === runSpan!.spanContext().spanId)), 'report = processor').toEqual(
+    rowFields(processor),
+  );
 
   // Nested runs: every edge gives each the same verdict, the oracle's when it ended on its own.
   nestedModels(model).forEach((nestedModel, index) => {
@@ -89,10 +101,13 @@ function everyEdgeAgrees(model: RunModel, arrivalSeed: number): void {
     if (!span) return;
     const exported = fromAttributes(span.attributes);
     const expected: Expected | undefined = expectedNested(nestedModel);
-    if (expected && model.ending === 'end' && !lost) expect(exported, `nested-${index}: processor = oracle`).toEqual(expected);
+    if (expected && model.ending === 'end' && !lost)
+      expect(exported, `nested-${index}: processor = oracle`).toEqual(expected);
     const inProcess = played.nested.get(`nested-${index}`);
     if (inProcess) expect(fromIncident(inProcess), `nested-${index}: recorder = processor`).toEqual(exported);
-    expect(fromAttributes(gateway.get(span.spanContext().spanId)), `nested-${index}: gateway = processor`).toEqual(exported);
+    expect(fromAttributes(gateway.get(span.spanContext().spanId)), `nested-${index}: gateway = processor`).toEqual(
+      exported,
+    );
   });
 }
 
@@ -108,7 +123,15 @@ describe('every edge gives the oracle verdict', () => {
     await fc.assert(property, { seed: regression.seed, path: regression.path, numRuns: 1, endOnFailure: true });
   });
 
-  it(`on ${RUNS} generated runs`, async () => {
-    await fc.assert(property, { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: process.env.VERDICT_SHRINK === undefined });
-  }, 60 * 60_000);
+  it(
+    `on ${RUNS} generated runs`,
+    async () => {
+      await fc.assert(property, {
+        numRuns: RUNS,
+        ...(SEED === undefined ? {} : { seed: SEED }),
+        endOnFailure: process.env.VERDICT_SHRINK === undefined,
+      });
+    },
+    60 * 60_000,
+  );
 });

@@ -71,7 +71,9 @@ async function startUpstream() {
     request.on('end', () => {
       const body = Buffer.concat(chunks);
       const json = (request.headers['content-type'] ?? '').startsWith('application/json');
-      received.push(...decodeOtlpJsonSpans(json ? (JSON.parse(body.toString('utf8')) as unknown) : decodeExportTraceRequest(body)));
+      received.push(
+        ...decodeOtlpJsonSpans(json ? (JSON.parse(body.toString('utf8')) as unknown) : decodeExportTraceRequest(body)),
+      );
       response.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
       response.end(json ? '{}' : undefined);
     });
@@ -88,7 +90,11 @@ interface AgentSummary {
   readonly flushed: boolean;
   readonly exported_spans: number;
   readonly failed_spans: number;
-  readonly runs: readonly { readonly conversation_id: string; readonly agent_name: string; readonly trace_id: string }[];
+  readonly runs: readonly {
+    readonly conversation_id: string;
+    readonly agent_name: string;
+    readonly trace_id: string;
+  }[];
 }
 
 /** The same two runs, recorded in Node with RunRecorder. */
@@ -182,7 +188,9 @@ describe.skipIf(!venvReady)(title, () => {
 
   it('gives the verdicts the convention documents', () => {
     const verdict = (conversationId: string) =>
-      incidentKeys(upstream.received.find((s) => s.attributes['gen_ai.conversation.id'] === conversationId)!.attributes);
+      incidentKeys(
+        upstream.received.find((s) => s.attributes['gen_ai.conversation.id'] === conversationId)!.attributes,
+      );
     expect(verdict('python-agent-stream-drop')).toMatchObject({
       'incident.outcome': 'failed',
       'incident.cause': 'provider_transport_disconnect',

@@ -82,9 +82,18 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       clearTimeout(watchdog);
     }
     if (finishReason === 'tool_calls') {
-      messages.push({ role: 'assistant', content: null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: '{}' } })) });
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: '{}' } })),
+      });
       for (const call of calls) {
-        const tool = run.startTool({ name: call.name, callId: call.id, sideEffects: TOOLS[call.name as keyof typeof TOOLS] ?? 'unknown', attempt });
+        const tool = run.startTool({
+          name: call.name,
+          callId: call.id,
+          sideEffects: TOOLS[call.name as keyof typeof TOOLS] ?? 'unknown',
+          attempt,
+        });
         tool.complete();
         messages.push({ role: 'tool', tool_call_id: call.id, content: 'done' });
       }

@@ -38,7 +38,11 @@ describe('a stop recorded after the failure (a cancel anywhere in the run blocks
   it.each(strategies)('a user cancel after a drop: $name stops and the task is CANCELLED', async ({ create }) => {
     const run = droppedRun();
     run.userCancel();
-    expect(run.incident()).toMatchObject({ cause: 'provider_transport_disconnect', retrySafety: 'do_not_retry', retrySafetyReason: 'user_cancel' });
+    expect(run.incident()).toMatchObject({
+      cause: 'provider_transport_disconnect',
+      retrySafety: 'do_not_retry',
+      retrySafetyReason: 'user_cancel',
+    });
     const action = await create().recover(recoveryContext(run, createTask('t', 'IN_PROGRESS')));
     expect(action).toMatchObject({ kind: 'stop', reason: 'user_cancel', task: { state: 'CANCELLED' } });
   });
@@ -59,7 +63,9 @@ describe('a stop recorded after the failure (a cancel anywhere in the run blocks
     const run = createPipeline().startRun();
     run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
     run.lifecycleClose({ kind: 'shutdown' });
-    const action = await checkpointResume({ loadCheckpoint: () => checkpoint }).recover(recoveryContext(run, createTask('t', 'INTERRUPTED')));
+    const action = await checkpointResume({ loadCheckpoint: () => checkpoint }).recover(
+      recoveryContext(run, createTask('t', 'INTERRUPTED')),
+    );
     expect(action).toMatchObject({ kind: 'resume', task: { state: 'IN_PROGRESS' } });
   });
 });
@@ -71,7 +77,9 @@ describe('checkpointResume and side effects', () => {
     run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt }).complete();
     attempt.fail(errors.http(401, 'Unauthorized'));
     expect(run.incident()).toMatchObject({ retrySafetyReason: 'not_retryable_error', sideEffects: 'unsafe' });
-    const action = await checkpointResume({ loadCheckpoint: () => checkpoint }).recover(recoveryContext(run, createTask('t', 'IN_PROGRESS')));
+    const action = await checkpointResume({ loadCheckpoint: () => checkpoint }).recover(
+      recoveryContext(run, createTask('t', 'IN_PROGRESS')),
+    );
     expect(action).toMatchObject({ kind: 'ask_user', reason: 'side_effects_unconfirmed' });
   });
 
@@ -80,7 +88,9 @@ describe('checkpointResume and side effects', () => {
     const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
     run.startTool({ name: 'read', sideEffects: 'read_only', attempt }).complete();
     attempt.fail(errors.socketDrop());
-    const action = await checkpointResume({ loadCheckpoint: () => checkpoint }).recover(recoveryContext(run, createTask('t', 'IN_PROGRESS')));
+    const action = await checkpointResume({ loadCheckpoint: () => checkpoint }).recover(
+      recoveryContext(run, createTask('t', 'IN_PROGRESS')),
+    );
     expect(action.kind).toBe('resume');
   });
 });
@@ -91,7 +101,10 @@ describe('budgets', () => {
     const task = createTask('shared', 'IN_PROGRESS');
     await safeRetry({ ...FAST, store }).recover(recoveryContext(droppedRun(), task));
     const resume = checkpointResume({ loadCheckpoint: () => checkpoint, store, maxResumeAttempts: 1 });
-    expect(await resume.recover(recoveryContext(droppedRun(), task))).toMatchObject({ kind: 'resume', resumeAttempt: 1 });
+    expect(await resume.recover(recoveryContext(droppedRun(), task))).toMatchObject({
+      kind: 'resume',
+      resumeAttempt: 1,
+    });
     expect([store.get('safeRetry:shared#0'), store.get('checkpointResume:shared#0')]).toEqual([1, 1]);
   });
 
@@ -106,7 +119,9 @@ describe('budgets', () => {
       increment: (key) => inner.increment(key),
       delete: (key) => inner.delete(key),
     };
-    const action = await safeRetry({ ...FAST, store: slow }).recover(recoveryContext(run, createTask('slow', 'IN_PROGRESS')));
+    const action = await safeRetry({ ...FAST, store: slow }).recover(
+      recoveryContext(run, createTask('slow', 'IN_PROGRESS')),
+    );
     expect(action).toMatchObject({ kind: 'stop', reason: 'user_cancel' });
     expect(inner.size).toBe(0);
     expect(run.end()).toMatchObject({ retrySafety: 'do_not_retry', retrySafetyReason: 'user_cancel' });
@@ -122,7 +137,9 @@ describe('budgets', () => {
       },
       delete: (key) => inner.delete(key),
     };
-    const action = await safeRetry({ ...FAST, store: racing }).recover(recoveryContext(droppedRun(), createTask('race', 'IN_PROGRESS')));
+    const action = await safeRetry({ ...FAST, store: racing }).recover(
+      recoveryContext(droppedRun(), createTask('race', 'IN_PROGRESS')),
+    );
     expect(action).toMatchObject({ kind: 'ask_user', reason: 'retry_budget_exhausted' });
   });
 });
@@ -137,14 +154,18 @@ describe('task states', () => {
 
   it('a task no run worked on (CREATED) is refused with the typed error, before anything is recorded', async () => {
     const run = droppedRun();
-    await expect(failAndReassign().recover(recoveryContext(run, createTask('c')))).rejects.toThrow(InvalidTaskTransitionError);
+    await expect(failAndReassign().recover(recoveryContext(run, createTask('c')))).rejects.toThrow(
+      InvalidTaskTransitionError,
+    );
     expect(run.incident().recovery).toBeUndefined();
   });
 
   it.each(strategies)('$name refuses a run that already ended, naming itself', async ({ name, create }) => {
     const run = droppedRun();
     run.end();
-    await expect(create().recover(recoveryContext(run, createTask('e', 'IN_PROGRESS')))).rejects.toThrow(`${name}: recover(context) must be called before run.end()`);
+    await expect(create().recover(recoveryContext(run, createTask('e', 'IN_PROGRESS')))).rejects.toThrow(
+      `${name}: recover(context) must be called before run.end()`,
+    );
   });
 });
 
@@ -163,7 +184,9 @@ describe('what a run keeps', () => {
     const pipeline = createPipeline();
     const run = pipeline.startRun();
     run.startAttempt({ boundary: { tools: LOCAL_TOOLS } }).fail(errors.socketDrop());
-    const waiting = safeRetry({ baseDelayMillis: 5_000, maxDelayMillis: 5_000 }).recover(recoveryContext(run, createTask('a', 'IN_PROGRESS')));
+    const waiting = safeRetry({ baseDelayMillis: 5_000, maxDelayMillis: 5_000 }).recover(
+      recoveryContext(run, createTask('a', 'IN_PROGRESS')),
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     run.userCancel();
     expect((await waiting).kind).toBe('stop');

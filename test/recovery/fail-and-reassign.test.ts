@@ -45,14 +45,21 @@ describe('failAndReassign', () => {
     const pipeline = createPipeline();
     const run = crashedRun(pipeline);
     const action = await recover(failAndReassign(), run, createTask('t1', 'IN_PROGRESS'));
-    expect(action).toMatchObject({ kind: 'reassign', reason: 'reassignable', canReassign: true, task: { state: 'FAILED', retryCount: 0 } });
+    expect(action).toMatchObject({
+      kind: 'reassign',
+      reason: 'reassignable',
+      canReassign: true,
+      task: { state: 'FAILED', retryCount: 0 },
+    });
     expect(reassignTask(action.task)).toEqual({ id: 't1', state: 'ASSIGNED', retryCount: 1 });
     const incident = run.end();
     expect(incident.recovery).toEqual({ action: 'reassign', reason: 'reassignable', strategy: 'failAndReassign' });
     // The processor's fold and the runtime's record agree, snapshot included.
     const span = pipeline.runSpans()[0]!;
     expect(span.attributes[K.ATTR_INCIDENT_RECOVERY_ACTION]).toBe('reassign');
-    expect(Object.fromEntries(Object.keys(incidentAttributes(incident)).map((k) => [k, span.attributes[k]]))).toEqual(incidentAttributes(incident));
+    expect(Object.fromEntries(Object.keys(incidentAttributes(incident)).map((k) => [k, span.attributes[k]]))).toEqual(
+      incidentAttributes(incident),
+    );
     const event = span.events.find((e) => e.name === 'agent_incidents.recovery_action')!;
     expect(event.attributes).toMatchObject({
       [NATIVE_ATTR.SNAPSHOT_TURNS]: 1,
@@ -69,14 +76,24 @@ describe('failAndReassign', () => {
     const first = await recover(strategy, crashedRun(), createTask('t2', 'IN_PROGRESS'));
     const next = { ...reassignTask(first.task), state: 'IN_PROGRESS' as const };
     const second = await recover(strategy, crashedRun(), next);
-    expect(second).toMatchObject({ kind: 'fail', reason: 'retries_exhausted', canReassign: false, task: { state: 'FAILED', retryCount: 1 } });
+    expect(second).toMatchObject({
+      kind: 'fail',
+      reason: 'retries_exhausted',
+      canReassign: false,
+      task: { state: 'FAILED', retryCount: 1 },
+    });
     // FAILED is not terminal: an operator may still withdraw it, but never complete it from there.
     expect(() => reassignTask({ ...second.task, state: 'COMPLETED' })).toThrow(InvalidTaskTransitionError);
   });
 
   it('maxRetries 0: never reassignable', async () => {
     const action = await recover(failAndReassign({ maxRetries: 0 }), crashedRun(), createTask('t3', 'IN_PROGRESS'));
-    expect(action).toMatchObject({ kind: 'fail', reason: 'reassign_disabled', canReassign: false, task: { state: 'FAILED' } });
+    expect(action).toMatchObject({
+      kind: 'fail',
+      reason: 'reassign_disabled',
+      canReassign: false,
+      task: { state: 'FAILED' },
+    });
   });
 
   it('a setup failure before work started fails the ASSIGNED task', async () => {
@@ -90,17 +107,54 @@ describe('failAndReassign', () => {
     const action = await recover(failAndReassign(), crashedRun(), createTask('t5', 'IN_PROGRESS'));
     if (action.kind !== 'reassign') throw new Error(`expected reassign, got ${action.kind}`);
     expect(Object.keys(action.snapshot).sort()).toEqual(
-      ['attemptDurationsMillis', 'attempts', 'cause', 'causeDetail', 'costUsd', 'durationMillis', 'inputTokens', 'outcome', 'outputTokens', 'phase', 'recoveredAttempts', 'turns'].sort(),
+      [
+        'attemptDurationsMillis',
+        'attempts',
+        'cause',
+        'causeDetail',
+        'costUsd',
+        'durationMillis',
+        'inputTokens',
+        'outcome',
+        'outputTokens',
+        'phase',
+        'recoveredAttempts',
+        'turns',
+      ].sort(),
     );
-    expect(action.snapshot).toMatchObject({ turns: 1, attempts: 2, cause: 'provider_transport_disconnect', causeDetail: 'socket_closed', outcome: 'failed' });
+    expect(action.snapshot).toMatchObject({
+      turns: 1,
+      attempts: 2,
+      cause: 'provider_transport_disconnect',
+      causeDetail: 'socket_closed',
+      outcome: 'failed',
+    });
     expect(JSON.stringify(action)).not.toContain(SECRET);
     expect(action.snapshot.attemptDurationsMillis).toHaveLength(2);
   });
 
   it.each([
-    { promise: 'a user cancel is a stop, and the task is CANCELLED', act: (run: RunRecorder) => run.userCancel(), kind: 'stop', reason: 'user_cancel', state: 'CANCELLED' },
-    { promise: 'a lifecycle close is a stop, and the task is INTERRUPTED', act: (run: RunRecorder) => run.lifecycleClose({ kind: 'shutdown' }), kind: 'stop', reason: 'local_lifecycle_close', state: 'INTERRUPTED' },
-    { promise: 'a successful run needs nothing', act: (run: RunRecorder) => run.startAttempt({ boundary: { tools: [] } }).finish(), kind: 'none', reason: 'not_failed', state: 'IN_PROGRESS' },
+    {
+      promise: 'a user cancel is a stop, and the task is CANCELLED',
+      act: (run: RunRecorder) => run.userCancel(),
+      kind: 'stop',
+      reason: 'user_cancel',
+      state: 'CANCELLED',
+    },
+    {
+      promise: 'a lifecycle close is a stop, and the task is INTERRUPTED',
+      act: (run: RunRecorder) => run.lifecycleClose({ kind: 'shutdown' }),
+      kind: 'stop',
+      reason: 'local_lifecycle_close',
+      state: 'INTERRUPTED',
+    },
+    {
+      promise: 'a successful run needs nothing',
+      act: (run: RunRecorder) => run.startAttempt({ boundary: { tools: [] } }).finish(),
+      kind: 'none',
+      reason: 'not_failed',
+      state: 'IN_PROGRESS',
+    },
   ])('$promise', async ({ act, kind, reason, state }) => {
     const run = createPipeline().startRun();
     act(run);
@@ -131,7 +185,9 @@ describe('checkpointResume', () => {
     expect(actions[1]).toMatchObject({ resumeAttempt: 2 });
     expect(actions[2]).toMatchObject({ task: { state: 'FAILED' }, canReassign: true });
     // The fallback spent the counter: the reassigned execution may resume again.
-    expect(await recover(strategy, crashedRun(), { ...reassignTask(actions[2]!.task), state: 'IN_PROGRESS' })).toMatchObject({ kind: 'resume', resumeAttempt: 1 });
+    expect(
+      await recover(strategy, crashedRun(), { ...reassignTask(actions[2]!.task), state: 'IN_PROGRESS' }),
+    ).toMatchObject({ kind: 'resume', resumeAttempt: 1 });
   });
 
   it.each([
@@ -139,17 +195,30 @@ describe('checkpointResume', () => {
     { promise: 'a checkpoint that cannot be read', loadCheckpoint: () => Promise.reject(new Error('disk gone')) },
   ])('$promise → fallback to fail-and-reassign', async ({ loadCheckpoint }) => {
     const action = await recover(checkpointResume({ loadCheckpoint }), crashedRun(), createTask('c2', 'IN_PROGRESS'));
-    expect(action).toMatchObject({ kind: 'reassign', reason: 'no_checkpoint', strategy: 'checkpointResume', task: { state: 'FAILED' } });
+    expect(action).toMatchObject({
+      kind: 'reassign',
+      reason: 'no_checkpoint',
+      strategy: 'checkpointResume',
+      task: { state: 'FAILED' },
+    });
   });
 
   it('with maxResumeAttempts 0 it never resumes', async () => {
-    const action = await recover(checkpointResume({ loadCheckpoint: () => checkpoint, maxResumeAttempts: 0 }), crashedRun(), createTask('c3', 'IN_PROGRESS'));
+    const action = await recover(
+      checkpointResume({ loadCheckpoint: () => checkpoint, maxResumeAttempts: 0 }),
+      crashedRun(),
+      createTask('c3', 'IN_PROGRESS'),
+    );
     expect(action).toMatchObject({ kind: 'reassign', reason: 'resume_attempts_exhausted' });
   });
 
   it('refuses to resume over an unsafe tool that may have run, until the runtime confirms it', async () => {
     const task = createTask('c4', 'IN_PROGRESS');
-    const refused = await recover(checkpointResume({ loadCheckpoint: () => checkpoint }), crashedRun(createPipeline(), { unsafeToolRan: true }), task);
+    const refused = await recover(
+      checkpointResume({ loadCheckpoint: () => checkpoint }),
+      crashedRun(createPipeline(), { unsafeToolRan: true }),
+      task,
+    );
     expect(refused).toMatchObject({ kind: 'ask_user', reason: 'side_effects_unconfirmed', task: { state: 'FAILED' } });
     const seen: string[] = [];
     const confirmed = await recover(
@@ -177,13 +246,19 @@ describe('checkpointResume', () => {
     const action = await recover(strategy, failed, createTask('c5', 'IN_PROGRESS'));
     failed.end();
     expect(action.kind).toBe(as);
-    const continues = { spanContext: failed.span.spanContext(), as, ...(as === 'resume' ? { resumeAttempt: 1 } : { taskRetryCount: 1 }) };
+    const continues = {
+      spanContext: failed.span.spanContext(),
+      as,
+      ...(as === 'resume' ? { resumeAttempt: 1 } : { taskRetryCount: 1 }),
+    };
     const next = Recorder.start({ tracer: pipeline.tracer, continues });
     next.startAttempt({ boundary: { tools: [] } }).finish();
     next.end();
     const [first, second] = pipeline.runSpans();
     expect(second!.attributes[attribute]).toBe(1);
-    expect(second!.links.map((l) => [l.context.spanId, l.attributes?.[NATIVE_ATTR.LINK_TYPE]])).toEqual([[failed.span.spanContext().spanId, link]]);
+    expect(second!.links.map((l) => [l.context.spanId, l.attributes?.[NATIVE_ATTR.LINK_TYPE]])).toEqual([
+      [failed.span.spanContext().spanId, link],
+    ]);
     expect(first!.attributes[K.ATTR_INCIDENT_RECOVERY_ACTION]).toBe(as);
   });
 
@@ -199,6 +274,8 @@ describe('checkpointResume', () => {
 
   it('rejects a missing loadCheckpoint and a bad maxResumeAttempts', () => {
     expect(() => checkpointResume({} as never)).toThrow(/loadCheckpoint must be a function/);
-    expect(() => checkpointResume({ loadCheckpoint: () => undefined, maxResumeAttempts: -2 })).toThrow(/maxResumeAttempts/);
+    expect(() => checkpointResume({ loadCheckpoint: () => undefined, maxResumeAttempts: -2 })).toThrow(
+      /maxResumeAttempts/,
+    );
   });
 });

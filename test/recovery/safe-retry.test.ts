@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CounterStore, Incident, RecoveryStrategy, RunRecorder, Task } from '../../src/index.js';
-import { attributes as K, createTask, incidentAttributes, NATIVE_ATTR, reassignTask, safeRetry } from '../../src/index.js';
+import {
+  attributes as K,
+  createTask,
+  incidentAttributes,
+  NATIVE_ATTR,
+  reassignTask,
+  safeRetry,
+} from '../../src/index.js';
 import type { FakeProvider, Reply } from '../../src/testing/fake-provider.js';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider.js';
 import { createPipeline } from '../support/harness.js';
@@ -77,13 +84,21 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
     const { turn, incident, run, attempts } = await play([reply.stall(), answer]);
     expect(turn.text).toBe('Hello');
     expect(turn.actions.map((a) => [a.kind, a.reason])).toEqual([['retry', 'auto_retry_allowed']]);
-    expect(incident).toMatchObject({ outcome: 'recovered', cause: 'watchdog_timeout', causeDetail: 'connect', attempts: 2, recoveredAttempts: 1 });
+    expect(incident).toMatchObject({
+      outcome: 'recovered',
+      cause: 'watchdog_timeout',
+      causeDetail: 'connect',
+      attempts: 2,
+      recoveredAttempts: 1,
+    });
     expect(run.attributes[K.ATTR_INCIDENT_RECOVERY_ACTION]).toBe('retry');
     expect(run.attributes[K.ATTR_INCIDENT_RECOVERY_STRATEGY]).toBe('safeRetry');
     // The retry is linked to the attempt it retries, and says which one.
     const [first, second] = attempts;
     expect(second!.attributes[NATIVE_ATTR.RETRY_OF_ATTEMPT]).toBe(1);
-    expect(second!.links.map((l) => [l.context.spanId, l.attributes?.[NATIVE_ATTR.LINK_TYPE]])).toEqual([[first!.spanContext().spanId, 'retry_of']]);
+    expect(second!.links.map((l) => [l.context.spanId, l.attributes?.[NATIVE_ATTR.LINK_TYPE]])).toEqual([
+      [first!.spanContext().spanId, 'retry_of'],
+    ]);
     expect(first!.attributes[K.ATTR_INCIDENT_ATTEMPT_CAUSE]).toBe('watchdog_timeout');
   });
 
@@ -121,7 +136,14 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
     expect(result.actions.map((a) => [a.kind, a.reason])).toEqual([['stop', 'user_cancel']]);
     expect(result.task.state).toBe('CANCELLED');
     const incident = run.end();
-    expect(incident).toMatchObject({ outcome: 'cancelled', cause: 'user_cancel', retrySafety: 'do_not_retry', retrySafetyReason: 'user_cancel', recoveredAttempts: 0, attempts: 1 });
+    expect(incident).toMatchObject({
+      outcome: 'cancelled',
+      cause: 'user_cancel',
+      retrySafety: 'do_not_retry',
+      retrySafetyReason: 'user_cancel',
+      recoveredAttempts: 0,
+      attempts: 1,
+    });
     const exported = pipeline.runSpans()[0]!.attributes;
     expect(exported[K.ATTR_INCIDENT_OUTCOME]).toBe('cancelled');
     expect(exported[K.ATTR_INCIDENT_RECOVERY_ACTION]).toBe('stop');
@@ -142,7 +164,13 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
     expect(result.actions.map((a) => [a.kind, a.reason])).toEqual([['stop', 'local_lifecycle_close']]);
     expect(result.task.state).toBe('INTERRUPTED');
     const incident = run.end();
-    expect(incident).toMatchObject({ outcome: 'failed', cause: 'local_lifecycle_close', causeDetail: 'instance_reload', retrySafety: 'do_not_retry', recoveredAttempts: 0 });
+    expect(incident).toMatchObject({
+      outcome: 'failed',
+      cause: 'local_lifecycle_close',
+      causeDetail: 'instance_reload',
+      retrySafety: 'do_not_retry',
+      recoveredAttempts: 0,
+    });
     expect(pipeline.runSpans()[0]!.attributes[K.ATTR_INCIDENT_OUTCOME]).toBe('failed');
   });
 
@@ -166,7 +194,12 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     const [retry] = turn.actions;
     expect(retry).toMatchObject({ kind: 'retry', delayMillis: 300 });
-    expect(incident).toMatchObject({ outcome: 'recovered', cause: 'provider_api_error', causeDetail: 'rate_limit', recoveredAttempts: 1 });
+    expect(incident).toMatchObject({
+      outcome: 'recovered',
+      cause: 'provider_api_error',
+      causeDetail: 'rate_limit',
+      recoveredAttempts: 1,
+    });
     const issued = run.events.find((e) => e.name === 'agent_incidents.retry_issued');
     expect(issued?.attributes?.[NATIVE_ATTR.RETRY_DELAY_MS]).toBe(300);
   });
@@ -177,13 +210,21 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
   });
 
   it('a retry-after longer than maxRetryAfterMillis asks the user instead of waiting', async () => {
-    const { turn, incident } = await play([reply.status(429, { 'retry-after': '120' })], { strategy: safeRetry({ ...FAST, maxRetryAfterMillis: 60_000 }) });
+    const { turn, incident } = await play([reply.status(429, { 'retry-after': '120' })], {
+      strategy: safeRetry({ ...FAST, maxRetryAfterMillis: 60_000 }),
+    });
     expect(turn.actions.map((a) => [a.kind, a.reason])).toEqual([['ask_user', 'retry_after_too_long']]);
-    expect(incident).toMatchObject({ retrySafety: 'auto_retry', recovery: { action: 'ask_user', reason: 'retry_after_too_long', strategy: 'safeRetry' } });
+    expect(incident).toMatchObject({
+      retrySafety: 'auto_retry',
+      recovery: { action: 'ask_user', reason: 'retry_after_too_long', strategy: 'safeRetry' },
+    });
   });
 
   it('row 30: after a recovered watchdog, text then a drop is not replayed (decided on attempt 2)', async () => {
-    const { turn, incident } = await play([reply.stall(), reply.script({ type: 'text', text: 'Hel' }, { type: 'destroy' })]);
+    const { turn, incident } = await play([
+      reply.stall(),
+      reply.script({ type: 'text', text: 'Hel' }, { type: 'destroy' }),
+    ]);
     expect(turn.actions.map((a) => [a.kind, a.reason])).toEqual([
       ['retry', 'auto_retry_allowed'],
       ['offer_continue', 'not_auto_retryable'],
@@ -207,7 +248,11 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
       promise: 'a second failure that is final (quota) stops even though the first was retryable',
       replies: [reply.status(503), reply.insufficientQuota()],
       actions: ['retry', 'stop'],
-      verdict: { causeDetail: 'quota_exhausted', retrySafety: 'do_not_retry', retrySafetyReason: 'not_retryable_error' },
+      verdict: {
+        causeDetail: 'quota_exhausted',
+        retrySafety: 'do_not_retry',
+        retrySafetyReason: 'not_retryable_error',
+      },
     },
     {
       promise: 'a second clean failure is retried again while budget remains',
@@ -216,7 +261,10 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
       verdict: { outcome: 'recovered', causeDetail: 'server_overload', recoveredAttempts: 2 },
     },
   ])('the second failure is decided on the second attempt’s facts: $promise', async ({ replies, actions, verdict }) => {
-    const { turn, incident } = await play(replies, { strategy: safeRetry({ ...FAST, maxAutoRetries: 2 }), maxAutoRetries: 2 });
+    const { turn, incident } = await play(replies, {
+      strategy: safeRetry({ ...FAST, maxAutoRetries: 2 }),
+      maxAutoRetries: 2,
+    });
     expect(turn.actions.map((a) => a.kind)).toEqual(actions);
     expect(incident).toMatchObject(verdict);
   });
@@ -225,7 +273,12 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
     const run = createPipeline().startRun();
     run.processExit({ closeReason: 'stream_error', exitCode: 1 });
     expect(run.incident()).toMatchObject({ cause: 'process_exit', retrySafety: 'auto_retry' });
-    const action = await safeRetry(FAST).recover({ task: createTask('p', 'IN_PROGRESS'), incident: run.incident(), attempts: run.attemptHistory(), run });
+    const action = await safeRetry(FAST).recover({
+      task: createTask('p', 'IN_PROGRESS'),
+      incident: run.incident(),
+      attempts: run.attemptHistory(),
+      run,
+    });
     expect(action).toMatchObject({ kind: 'retry', attempt: 0 });
   });
 
@@ -238,10 +291,21 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
     const attempt = run.startAttempt({ boundary: { tools: [{ name: 'write_file', sideEffects: 'unsafe' }] } });
     attempt.toolCallMaterialized({ name: 'write_file', sideEffects: 'unsafe' });
     run.startTool({ name: 'write_file', sideEffects: 'unsafe', attempt });
-    attempt.fail(Object.assign(new TypeError('terminated'), { cause: { code: 'UND_ERR_SOCKET', name: 'SocketError' } }));
-    const action = await safeRetry(FAST).recover({ task: createTask('t', 'IN_PROGRESS'), incident: run.incident(), attempts: run.attemptHistory(), run });
+    attempt.fail(
+      Object.assign(new TypeError('terminated'), { cause: { code: 'UND_ERR_SOCKET', name: 'SocketError' } }),
+    );
+    const action = await safeRetry(FAST).recover({
+      task: createTask('t', 'IN_PROGRESS'),
+      incident: run.incident(),
+      attempts: run.attemptHistory(),
+      run,
+    });
     expect(action).toMatchObject({ kind: 'ask_user', reason: 'not_auto_retryable' });
-    expect(run.end()).toMatchObject({ retrySafety: 'ask_user_before_retry', retrySafetyReason: 'unsafe_side_effect_started', recovery: { action: 'ask_user' } });
+    expect(run.end()).toMatchObject({
+      retrySafety: 'ask_user_before_retry',
+      retrySafetyReason: 'unsafe_side_effect_started',
+      recovery: { action: 'ask_user' },
+    });
   });
 });
 
@@ -282,7 +346,12 @@ describe('safeRetry budget across a restart', () => {
       const first = crashed.startAttempt({ boundary: { tools: [] } });
       first.watchdogFired({ phase: 'connect' });
       const dying = safeRetry({ baseDelayMillis: 60_000, maxDelayMillis: 60_000, store: new JsonFileStore(path) });
-      void dying.recover({ task: createTask('task-r', 'IN_PROGRESS'), incident: crashed.incident(), attempts: crashed.attemptHistory(), run: crashed });
+      void dying.recover({
+        task: createTask('task-r', 'IN_PROGRESS'),
+        incident: crashed.incident(),
+        attempts: crashed.attemptHistory(),
+        run: crashed,
+      });
       await waitFor(() => crashed.attemptHistory()[0]?.retried === true);
       crashed.lifecycleClose({ kind: 'shutdown' }); // ends the pending wait, as the process exit would
 
@@ -290,7 +359,12 @@ describe('safeRetry budget across a restart', () => {
       const after = createPipeline();
       provider.enqueue(reply.stall());
       const run = after.startRun();
-      const turn = await runTurn({ baseURL: provider.baseURL, run, strategy: safeRetry({ ...FAST, store: new JsonFileStore(path) }), task: createTask('task-r', 'ASSIGNED') });
+      const turn = await runTurn({
+        baseURL: provider.baseURL,
+        run,
+        strategy: safeRetry({ ...FAST, store: new JsonFileStore(path) }),
+        task: createTask('task-r', 'ASSIGNED'),
+      });
       // The fresh run alone would allow a retry; the persisted budget does not.
       expect(run.incident().retrySafety).toBe('auto_retry');
       expect(turn.actions.map((a) => [a.kind, a.reason])).toEqual([['ask_user', 'retry_budget_exhausted']]);

@@ -12,7 +12,15 @@ const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const AT = new Date('2026-11-26T05:00:00Z');
 
 function item(over: Partial<TimelineItem> & Pick<TimelineItem, 'spanId'>): TimelineItem {
-  return { kind: 'attempt', name: 'chat gpt-5-mini', startOffsetMillis: 0, durationMillis: 100, status: 'ok', broke: false, ...over };
+  return {
+    kind: 'attempt',
+    name: 'chat gpt-5-mini',
+    startOffsetMillis: 0,
+    durationMillis: 100,
+    status: 'ok',
+    broke: false,
+    ...over,
+  };
 }
 
 function run(over: Partial<ReportRun> = {}): ReportRun {
@@ -33,8 +41,24 @@ function run(over: Partial<ReportRun> = {}): ReportRun {
     source: 'file',
     timeline: [
       item({ spanId: 'a000000000000001', startOffsetMillis: 10, durationMillis: 400 }),
-      item({ spanId: 'a000000000000002', kind: 'tool', name: 'execute_tool read_file', startOffsetMillis: 420, durationMillis: 50, sideEffects: 'read_only' }),
-      item({ spanId: 'a000000000000003', kind: 'tool', name: 'execute_tool bash', startOffsetMillis: 480, status: 'open', durationMillis: undefined, sideEffects: 'unsafe', broke: true }),
+      item({
+        spanId: 'a000000000000002',
+        kind: 'tool',
+        name: 'execute_tool read_file',
+        startOffsetMillis: 420,
+        durationMillis: 50,
+        sideEffects: 'read_only',
+      }),
+      item({
+        spanId: 'a000000000000003',
+        kind: 'tool',
+        name: 'execute_tool bash',
+        startOffsetMillis: 480,
+        status: 'open',
+        durationMillis: undefined,
+        sideEffects: 'unsafe',
+        broke: true,
+      }),
     ],
     ...over,
   };
@@ -44,10 +68,24 @@ function report(over: Partial<IncidentReport> = {}): IncidentReport {
   return {
     runs: 10,
     folded: 3,
-    byOutcome: [['success', 6], ['failed', 3], ['recovered', 1]],
-    byCause: [['tool_execution_interrupted', 2], ['provider_api_error', 1], ['', 1]],
-    byPhase: [['tool_execution', 2], ['text_generation', 2]],
-    byRetrySafety: [['ask_user_before_retry', 3], ['auto_retry', 1]],
+    byOutcome: [
+      ['success', 6],
+      ['failed', 3],
+      ['recovered', 1],
+    ],
+    byCause: [
+      ['tool_execution_interrupted', 2],
+      ['provider_api_error', 1],
+      ['', 1],
+    ],
+    byPhase: [
+      ['tool_execution', 2],
+      ['text_generation', 2],
+    ],
+    byRetrySafety: [
+      ['ask_user_before_retry', 3],
+      ['auto_retry', 1],
+    ],
     incidents: [run()],
     byKind: [],
     incidentsOmitted: 0,
@@ -67,25 +105,64 @@ function section(page: string, open: string, close: string): string {
 /** [value, count, bar width] of each row of a chart. */
 function chartRows(page: string, id: string): [string, string, number][] {
   const chart = section(page, `<section class="chart" id="${id}">`, '</section>');
-  return [...chart.matchAll(/<tr data-value="([^"]*)">[\s\S]*?style="width:([\d.]+)%"[\s\S]*?<td class="num">([^<]*)<\/td>/g)].map((m) => [m[1]!, m[3]!, Number(m[2])]);
+  return [
+    ...chart.matchAll(/<tr data-value="([^"]*)">[\s\S]*?style="width:([\d.]+)%"[\s\S]*?<td class="num">([^<]*)<\/td>/g),
+  ].map((m) => [m[1]!, m[3]!, Number(m[2])]);
 }
 
 /** The timeline items of the first incident: span id, classes and the marks it shows. */
 function timelineRows(page: string): string[] {
   const card = section(page, '<article class="incident', '</article>');
   return [...card.matchAll(/<li class="([^"]*)" data-span-id="([^"]*)">([\s\S]*?)<\/li>/g)].map((m) =>
-    [m[2], m[1], m[3]!.includes('✕ broke here') && 'BROKE', m[3]!.includes('⚠ side effects:') && 'SIDE', m[3]!.includes('never ended') && 'OPEN'].filter(Boolean).join(' '),
+    [
+      m[2],
+      m[1],
+      m[3]!.includes('✕ broke here') && 'BROKE',
+      m[3]!.includes('⚠ side effects:') && 'SIDE',
+      m[3]!.includes('never ended') && 'OPEN',
+    ]
+      .filter(Boolean)
+      .join(' '),
   );
 }
 
-const ALLOWED_ATTRIBUTES = ['lang', 'charset', 'http-equiv', 'content', 'name', 'class', 'id', 'aria-labelledby', 'aria-label', 'aria-hidden', 'aria-live', 'data-total', 'data-value', 'data-cause', 'data-phase', 'data-safety', 'data-span-id', 'datetime', 'scope', 'style', 'colspan', 'title', 'href', 'rel', 'hidden', 'value'];
+const ALLOWED_ATTRIBUTES = [
+  'lang',
+  'charset',
+  'http-equiv',
+  'content',
+  'name',
+  'class',
+  'id',
+  'aria-labelledby',
+  'aria-label',
+  'aria-hidden',
+  'aria-live',
+  'data-total',
+  'data-value',
+  'data-cause',
+  'data-phase',
+  'data-safety',
+  'data-span-id',
+  'datetime',
+  'scope',
+  'style',
+  'colspan',
+  'title',
+  'href',
+  'rel',
+  'hidden',
+  'value',
+];
 
 describe('renderIncidentPage', () => {
   it('is one self-contained document: inline style, nothing fetched, a CSP that forbids fetching', () => {
     const page = renderIncidentPage(report(), { generatedAt: AT });
     expect(page.startsWith('<!doctype html>')).toBe(true);
     // The CSP as written in the attribute (quotes escaped like every attribute value).
-    expect(page).toContain('content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;; script-src &#39;sha256-');
+    expect(page).toContain(
+      'content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;; script-src &#39;sha256-',
+    );
     expect(page).not.toMatch(/<link\b|@import|url\(|\bsrc=/i);
     // The only absolute URLs are none at all without jaegerUrl.
     expect(page).not.toMatch(/https?:\/\//);
@@ -98,17 +175,26 @@ describe('renderIncidentPage', () => {
     expect(page).toContain('<dd data-total="runs">10</dd>');
     expect(page).toContain('<dd data-total="incidents">4</dd>');
     expect(page).toContain('<dd data-total="folded">3</dd>');
-    expect(page).toContain('3 of 10 runs carried no verdict (exported without the processor or the gateway) and were judged by this report from their spans.');
+    expect(page).toContain(
+      '3 of 10 runs carried no verdict (exported without the processor or the gateway) and were judged by this report from their spans.',
+    );
     expect(page).toContain('<dd data-total="listed">1</dd>');
     expect(page).not.toContain('window was full');
-    const early = renderIncidentPage(report({ window: { maxSpans: 10, idleLines: 10, tracesJudgedEarly: 2, runsJudgedEarly: 2, tracesSeenAgain: 0 } }), { generatedAt: AT });
+    const early = renderIncidentPage(
+      report({ window: { maxSpans: 10, idleLines: 10, tracesJudgedEarly: 2, runsJudgedEarly: 2, tracesSeenAgain: 0 } }),
+      { generatedAt: AT },
+    );
     expect(early).toContain('2 of them were judged before their trace may have been complete');
   });
 
   it('says under each total what it counts, "Judged by this report" too, in the markup (no script needed)', () => {
     const page = renderIncidentPage(report(), { generatedAt: AT });
     const totals = section(page, '<dl class="totals" id="totals">', '</dl>');
-    const tiles = [...totals.matchAll(/<div><dt>([^<]*)<\/dt><dd data-total="([^"]*)">[^<]*<\/dd><dd class="explain"[^>]*>([^<]*)<\/dd><\/div>/g)].map((m) => [m[1], m[2], m[3]]);
+    const tiles = [
+      ...totals.matchAll(
+        /<div><dt>([^<]*)<\/dt><dd data-total="([^"]*)">[^<]*<\/dd><dd class="explain"[^>]*>([^<]*)<\/dd><\/div>/g,
+      ),
+    ].map((m) => [m[1], m[2], m[3]]);
     expect(tiles.map(([title, key]) => [title, key])).toEqual([
       ['Runs', 'runs'],
       ['Incidents', 'incidents'],
@@ -116,12 +202,23 @@ describe('renderIncidentPage', () => {
       ['Listed below', 'listed'],
     ]);
     // Escaped like all text: the apostrophes are entities.
-    expect(tiles[2]![2]).toBe("runs with no verdict in the file (exported without the agent-incidents processor or gateway), judged here from their spans; the rest kept the processor&#39;s or the gateway&#39;s verdict");
+    expect(tiles[2]![2]).toBe(
+      'runs with no verdict in the file (exported without the agent-incidents processor or gateway), judged here from their spans; the rest kept the processor&#39;s or the gateway&#39;s verdict',
+    );
     expect(tiles[1]![2]).toBe('runs that did not simply succeed: recovered, failed, cancelled or incomplete');
   });
 
   it('says an input with no span has none, naming it, with no charts, totals, incidents or script', () => {
-    const empty = report({ runs: 0, folded: 0, byOutcome: [], byCause: [], byPhase: [], byRetrySafety: [], incidents: [], input: { lines: 0, spans: 0, traces: 0 } });
+    const empty = report({
+      runs: 0,
+      folded: 0,
+      byOutcome: [],
+      byCause: [],
+      byPhase: [],
+      byRetrySafety: [],
+      incidents: [],
+      input: { lines: 0, spans: 0, traces: 0 },
+    });
     const page = renderIncidentPage(empty, { generatedAt: AT, inputName: 'export<1>.jsonl' });
     expect(page.startsWith('<!doctype html>')).toBe(true);
     expect(page).toContain('<title>Incident report · no spans</title>');
@@ -158,7 +255,18 @@ describe('renderIncidentPage', () => {
 
   it('tells each incident as presentIncident would, with its closed values as badges', () => {
     const page = renderIncidentPage(report(), { generatedAt: AT });
-    const text = presentIncident({ outcome: 'failed', cause: 'tool_execution_interrupted', phase: 'tool_execution', retrySafety: 'ask_user_before_retry', retrySafetyReason: 'unsafe_side_effect_started', sideEffects: 'unsafe', factsComplete: true, missingFacts: [], attempts: 1, recoveredAttempts: 0 });
+    const text = presentIncident({
+      outcome: 'failed',
+      cause: 'tool_execution_interrupted',
+      phase: 'tool_execution',
+      retrySafety: 'ask_user_before_retry',
+      retrySafetyReason: 'unsafe_side_effect_started',
+      sideEffects: 'unsafe',
+      factsComplete: true,
+      missingFacts: [],
+      attempts: 1,
+      recoveredAttempts: 0,
+    });
     const card = section(page, '<article class="incident', '</article>');
     expect(card).toContain(`<article class="incident sev-${text.severity}"`);
     expect(card).toContain(`>${text.title}</h3>`);
@@ -186,15 +294,29 @@ describe('renderIncidentPage', () => {
   });
 
   it('leaves room for an item that never ended in a run that never ended, so its bar shows', () => {
-    const timeline = [item({ spanId: 'b1', durationMillis: 1000 }), item({ spanId: 'b2', kind: 'tool', startOffsetMillis: 1000, durationMillis: undefined, status: 'open', broke: true })];
-    const page = renderIncidentPage(report({ incidents: [run({ durationMillis: undefined, timeline })] }), { generatedAt: AT });
+    const timeline = [
+      item({ spanId: 'b1', durationMillis: 1000 }),
+      item({
+        spanId: 'b2',
+        kind: 'tool',
+        startOffsetMillis: 1000,
+        durationMillis: undefined,
+        status: 'open',
+        broke: true,
+      }),
+    ];
+    const page = renderIncidentPage(report({ incidents: [run({ durationMillis: undefined, timeline })] }), {
+      generatedAt: AT,
+    });
     const card = section(page, '<article class="incident', '</article>');
     expect(card).toContain('1 attempt, 1 tool call, over at least 1.0 s');
     expect(card).toContain('style="left:90.91%;width:max(3px,9.09%)"');
   });
 
   it('says when a run has no attempts or tool calls, and when incidents were not listed', () => {
-    const page = renderIncidentPage(report({ incidents: [run({ timeline: [] })], incidentsOmitted: 3 }), { generatedAt: AT });
+    const page = renderIncidentPage(report({ incidents: [run({ timeline: [] })], incidentsOmitted: 3 }), {
+      generatedAt: AT,
+    });
     expect(page).toContain('No attempts or tool calls of this run are in the input.');
     expect(page).toContain('3 more incidents are counted above but not listed here');
   });
@@ -202,8 +324,13 @@ describe('renderIncidentPage', () => {
   it('links the trace only when jaegerUrl is given, without a doubled slash, and only for a well-formed trace id', () => {
     expect(renderIncidentPage(report(), { generatedAt: AT })).not.toContain('trace-link');
     const page = renderIncidentPage(report(), { generatedAt: AT, jaegerUrl: 'http://127.0.0.1:16686/' });
-    expect(page).toContain(`<a class="trace-link" href="http://127.0.0.1:16686/trace/${TRACE}" rel="noreferrer">Open in Jaeger</a>`);
-    const bad = renderIncidentPage(report({ incidents: [run({ traceId: 'not-a-trace' })] }), { generatedAt: AT, jaegerUrl: 'https://jaeger.example' });
+    expect(page).toContain(
+      `<a class="trace-link" href="http://127.0.0.1:16686/trace/${TRACE}" rel="noreferrer">Open in Jaeger</a>`,
+    );
+    const bad = renderIncidentPage(report({ incidents: [run({ traceId: 'not-a-trace' })] }), {
+      generatedAt: AT,
+      jaegerUrl: 'https://jaeger.example',
+    });
     expect(bad).not.toContain('trace-link');
     expect(() => renderIncidentPage(report(), { jaegerUrl: 'javascript:alert(1)' })).toThrow(/http\(s\) URL/);
     expect(() => renderIncidentPage(report(), { jaegerUrl: 'not a url' })).toThrow(TypeError);
@@ -211,13 +338,26 @@ describe('renderIncidentPage', () => {
 
   it('writes the incident text in the requested locale and marks its language', () => {
     const page = renderIncidentPage(report(), { generatedAt: AT, locale: 'zh-CN' });
-    const text = presentIncident({ outcome: 'failed', cause: 'tool_execution_interrupted', sideEffects: 'unsafe', factsComplete: true, missingFacts: [], attempts: 1, recoveredAttempts: 0 }, { locale: 'zh-CN' });
+    const text = presentIncident(
+      {
+        outcome: 'failed',
+        cause: 'tool_execution_interrupted',
+        sideEffects: 'unsafe',
+        factsComplete: true,
+        missingFacts: [],
+        attempts: 1,
+        recoveredAttempts: 0,
+      },
+      { locale: 'zh-CN' },
+    );
     expect(page).toContain(`lang="zh-CN">${text.title}</h3>`);
     expect(page).toContain('<html lang="en">');
   });
 
   it('is readable without JavaScript: every incident shown, the filters hidden until the script runs', () => {
-    const page = renderIncidentPage(report({ incidents: [run(), run({ cause: 'provider_api_error' })] }), { generatedAt: AT });
+    const page = renderIncidentPage(report({ incidents: [run(), run({ cause: 'provider_api_error' })] }), {
+      generatedAt: AT,
+    });
     expect(page.match(/<article class="incident[^>]*>/g)?.every((tag) => !tag.includes('hidden'))).toBe(true);
     expect(page).toContain('<form class="filters" id="filters" hidden');
     expect(page.match(/<script>/g)).toHaveLength(1);
@@ -226,7 +366,8 @@ describe('renderIncidentPage', () => {
 
   describe('escaping', () => {
     const HOSTILE = `X<script>alert(1)</script>"'</style><img src=x onerror=alert(2)>&amp;`;
-    const ESCAPED = 'X&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&lt;/style&gt;&lt;img src=x onerror=alert(2)&gt;&amp;amp;';
+    const ESCAPED =
+      'X&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&lt;/style&gt;&lt;img src=x onerror=alert(2)&gt;&amp;amp;';
     const hostileRun = run({
       outcome: HOSTILE,
       cause: HOSTILE,
@@ -244,11 +385,32 @@ describe('renderIncidentPage', () => {
       durationMillis: Number.POSITIVE_INFINITY,
       source: HOSTILE as 'file',
       timeline: [
-        item({ kind: HOSTILE as 'tool', name: HOSTILE, spanId: HOSTILE, status: HOSTILE as 'ok', cause: HOSTILE, sideEffects: HOSTILE, startOffsetMillis: -5, durationMillis: Number.NaN, broke: true }),
-        item({ kind: 'tool', name: HOSTILE, spanId: HOSTILE, status: 'error', cause: HOSTILE, sideEffects: HOSTILE, startOffsetMillis: Number.NaN }),
+        item({
+          kind: HOSTILE as 'tool',
+          name: HOSTILE,
+          spanId: HOSTILE,
+          status: HOSTILE as 'ok',
+          cause: HOSTILE,
+          sideEffects: HOSTILE,
+          startOffsetMillis: -5,
+          durationMillis: Number.NaN,
+          broke: true,
+        }),
+        item({
+          kind: 'tool',
+          name: HOSTILE,
+          spanId: HOSTILE,
+          status: 'error',
+          cause: HOSTILE,
+          sideEffects: HOSTILE,
+          startOffsetMillis: Number.NaN,
+        }),
       ],
     });
-    const hostileCounts = [[HOSTILE, 2], ['', Number.NaN]] as const;
+    const hostileCounts = [
+      [HOSTILE, 2],
+      ['', Number.NaN],
+    ] as const;
     const page = renderIncidentPage(
       report({
         runs: Number.NaN,
@@ -267,7 +429,9 @@ describe('renderIncidentPage', () => {
       const escaped = page.split(ESCAPED).length - 1;
       expect(raw).toBeGreaterThan(20);
       // Every occurrence of the value is its escaped form (the causeDetail inside cause(detail) too).
-      expect(page.match(/X(?!&lt;script&gt;alert\(1\)&lt;\/script&gt;&quot;&#39;&lt;\/style&gt;&lt;img)/g) ?? []).toEqual([]);
+      expect(
+        page.match(/X(?!&lt;script&gt;alert\(1\)&lt;\/script&gt;&quot;&#39;&lt;\/style&gt;&lt;img)/g) ?? [],
+      ).toEqual([]);
       expect(escaped).toBeGreaterThan(20);
     });
 
@@ -281,12 +445,57 @@ describe('renderIncidentPage', () => {
       const tagStarts = page.match(/<[a-zA-Z/!]/g) ?? [];
       const wellFormed = [...page.matchAll(/<(!doctype html|\/?[a-z][a-z0-9]*)((?: [a-z-]+(?:="[^"<>]*")?)*)>/g)];
       expect(wellFormed.length).toBe(tagStarts.length);
-      const attributes = new Set(wellFormed.flatMap((m) => [...m[2]!.matchAll(/ ([a-z-]+)(?:="[^"]*")?/g)].map((a) => a[1]!)));
+      const attributes = new Set(
+        wellFormed.flatMap((m) => [...m[2]!.matchAll(/ ([a-z-]+)(?:="[^"]*")?/g)].map((a) => a[1]!)),
+      );
       expect(attributes.size).toBeGreaterThan(0);
       expect([...attributes].filter((name) => /^on/.test(name) || !ALLOWED_ATTRIBUTES.includes(name))).toEqual([]);
       // No tag name outside the page's own vocabulary.
       const tags = new Set([...page.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9]*)/g)].map((m) => m[1]!.toLowerCase()));
-      const own = ['html', 'head', 'meta', 'title', 'style', 'body', 'main', 'header', 'p', 'dl', 'div', 'dt', 'dd', 'time', 'section', 'h1', 'h2', 'h3', 'h4', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'wbr', 'article', 'ul', 'li', 'code', 'a', 'ol', 'strong', 'form', 'label', 'select', 'option', 'output', 'footer', 'script'];
+      const own = [
+        'html',
+        'head',
+        'meta',
+        'title',
+        'style',
+        'body',
+        'main',
+        'header',
+        'p',
+        'dl',
+        'div',
+        'dt',
+        'dd',
+        'time',
+        'section',
+        'h1',
+        'h2',
+        'h3',
+        'h4',
+        'table',
+        'caption',
+        'thead',
+        'tbody',
+        'tr',
+        'th',
+        'td',
+        'span',
+        'wbr',
+        'article',
+        'ul',
+        'li',
+        'code',
+        'a',
+        'ol',
+        'strong',
+        'form',
+        'label',
+        'select',
+        'option',
+        'output',
+        'footer',
+        'script',
+      ];
       expect([...tags].filter((t) => !own.includes(t))).toEqual([]);
     });
 
@@ -295,25 +504,48 @@ describe('renderIncidentPage', () => {
       expect(page).toContain('class="bar c-neutral"');
       const styles = [...page.matchAll(/ style="([^"]*)"/g)].map((m) => m[1]!);
       expect(styles.length).toBeGreaterThan(0);
-      expect(styles.filter((style) => !/^(left:\d+\.\d\d%;width:max\(3px,\d+\.\d\d%\)|width:\d+\.\d\d%)$/.test(style))).toEqual([]);
+      expect(
+        styles.filter((style) => !/^(left:\d+\.\d\d%;width:max\(3px,\d+\.\d\d%\)|width:\d+\.\d\d%)$/.test(style)),
+      ).toEqual([]);
       expect(page).not.toMatch(/NaN|Infinity/);
       // The unknown outcome reads as a failure with no known cause.
-      expect(page).toContain(presentIncident({ outcome: 'failed', sideEffects: 'unknown', factsComplete: true, missingFacts: [], attempts: 0, recoveredAttempts: 0 }).title);
+      expect(page).toContain(
+        presentIncident({
+          outcome: 'failed',
+          sideEffects: 'unknown',
+          factsComplete: true,
+          missingFacts: [],
+          attempts: 0,
+          recoveredAttempts: 0,
+        }).title,
+      );
       // The Jaeger URL is escaped too; a trace id that is not 32 hex digits gets no link.
       expect(page).not.toContain('trace-link');
     });
 
     it('escapes the Jaeger URL in the link', () => {
-      const linked = renderIncidentPage(report(), { generatedAt: AT, jaegerUrl: `http://127.0.0.1:16686/"><script>alert(3)</script>` });
+      const linked = renderIncidentPage(report(), {
+        generatedAt: AT,
+        jaegerUrl: `http://127.0.0.1:16686/"><script>alert(3)</script>`,
+      });
       expect(linked).toContain('href="http://127.0.0.1:16686/&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;/trace/');
       expect(linked.match(/<script/g)).toHaveLength(1);
     });
   });
 
   it('stays usable with 1000 incidents: a few megabytes, growing linearly with the incidents', () => {
-    const incidents = (n: number) => Array.from({ length: n }, (_, i) => run({ traceId: i.toString(16).padStart(32, '0'), spanId: i.toString(16).padStart(16, '0') }));
-    const page = renderIncidentPage(report({ runs: 5000, incidents: incidents(1000), incidentsOmitted: 200 }), { generatedAt: AT, jaegerUrl: 'http://127.0.0.1:16686' });
-    const tenth = renderIncidentPage(report({ runs: 5000, incidents: incidents(100), incidentsOmitted: 200 }), { generatedAt: AT, jaegerUrl: 'http://127.0.0.1:16686' });
+    const incidents = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        run({ traceId: i.toString(16).padStart(32, '0'), spanId: i.toString(16).padStart(16, '0') }),
+      );
+    const page = renderIncidentPage(report({ runs: 5000, incidents: incidents(1000), incidentsOmitted: 200 }), {
+      generatedAt: AT,
+      jaegerUrl: 'http://127.0.0.1:16686',
+    });
+    const tenth = renderIncidentPage(report({ runs: 5000, incidents: incidents(100), incidentsOmitted: 200 }), {
+      generatedAt: AT,
+      jaegerUrl: 'http://127.0.0.1:16686',
+    });
     expect(page.match(/<article /g)).toHaveLength(1000);
     expect(page.match(/class="trace-link"/g)).toHaveLength(1000);
     // About 4 kB per incident; ten times the incidents is about ten times the page (time is measured by

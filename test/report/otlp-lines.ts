@@ -38,11 +38,25 @@ export function fixtureLines(): string[] {
 type Recorder = ReturnType<typeof RunRecorder.start>;
 
 /** The spans of one run recorded by `build`; with `processor` they carry its verdicts, without it they are raw. */
-export async function recordRun(build: (run: Recorder) => void | 'leave_open', options: { processor?: boolean; service?: string } = {}): Promise<ReadableSpan[]> {
+export async function recordRun(
+  build: (run: Recorder) => void | 'leave_open',
+  options: { processor?: boolean; service?: string } = {},
+): Promise<ReadableSpan[]> {
   const exporter = new KeepingExporter();
-  const spanProcessors = options.processor ? [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)] : [new SimpleSpanProcessor(exporter)];
-  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': options.service ?? 'report-test' }), spanProcessors });
-  const run = RunRecorder.start({ tracer: provider.getTracer('test'), agentName: 'test-agent', providerName: 'openai', model: 'gpt-test', clock: steppingClock() });
+  const spanProcessors = options.processor
+    ? [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)]
+    : [new SimpleSpanProcessor(exporter)];
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': options.service ?? 'report-test' }),
+    spanProcessors,
+  });
+  const run = RunRecorder.start({
+    tracer: provider.getTracer('test'),
+    agentName: 'test-agent',
+    providerName: 'openai',
+    model: 'gpt-test',
+    clock: steppingClock(),
+  });
   if (build(run) !== 'leave_open') run.end();
   await provider.shutdown();
   return exporter.spans;
@@ -56,7 +70,12 @@ export function lineOf(spans: readonly ReadableSpan[]): string {
 /** A gateway's judge, its memory of judged runs kept across calls (as one gateway process keeps it). */
 export function gateway() {
   const sanitizer = createSanitizer();
-  const options = { policy: DEFAULT_POLICY, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(600_000) };
+  const options = {
+    policy: DEFAULT_POLICY,
+    sanitizer,
+    resources: new ResourceCache(sanitizer),
+    released: new ReleasedRuns(600_000),
+  };
   /** What the gateway forwards for `spans` received in one fold, as one OTLP/JSON line. */
   return (spans: readonly ReadableSpan[]): string => {
     const decoded = decodeOtlpJsonSpans(JSON.parse(lineOf(spans)));

@@ -37,12 +37,17 @@ describe('ReportBuilder', () => {
 
   it('counts every run and lists at most --limit incidents, most recent first', async () => {
     const failed = copies(lineOf(await recordRun(dropsAfterBash, { processor: true })), 300);
-    const ok = copies(lineOf(await recordRun(readsThenAnswers, { processor: true })), 100).map((l) => l.replaceAll('"c0', '"d0'));
+    const ok = copies(lineOf(await recordRun(readsThenAnswers, { processor: true })), 100).map((l) =>
+      l.replaceAll('"c0', '"d0'),
+    );
     const builder = new ReportBuilder({ limit: 7 });
     for (const line of [...failed, ...ok]) builder.addLine(line);
     const report = builder.finish();
     expect(report.runs).toBe(400);
-    expect(report.byOutcome).toEqual([['failed', 300], ['success', 100]]);
+    expect(report.byOutcome).toEqual([
+      ['failed', 300],
+      ['success', 100],
+    ]);
     expect(report.incidents).toHaveLength(7);
     expect(report.incidentsOmitted).toBe(293);
     const starts = report.incidents.map((r) => r.startUnixMillis ?? 0);

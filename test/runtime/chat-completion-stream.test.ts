@@ -12,22 +12,39 @@ const text = (content: string): ChatCompletionChunkLike => ({ choices: [{ delta:
 const toolStart = (index: number, name: string): ChatCompletionChunkLike => ({
   choices: [{ delta: { tool_calls: [{ index, id: `call_${index}`, function: { name, arguments: '' } }] } }],
 });
-const toolArgs = (index: number, args: string): ChatCompletionChunkLike => ({ choices: [{ delta: { tool_calls: [{ index, function: { arguments: args } }] } }] });
+const toolArgs = (index: number, args: string): ChatCompletionChunkLike => ({
+  choices: [{ delta: { tool_calls: [{ index, function: { arguments: args } }] } }],
+});
 const finish = (reason: string): ChatCompletionChunkLike => ({ choices: [{ delta: {}, finish_reason: reason }] });
 
-async function* chunks(list: readonly ChatCompletionChunkLike[], error?: Error): AsyncGenerator<ChatCompletionChunkLike> {
+async function* chunks(
+  list: readonly ChatCompletionChunkLike[],
+  error?: Error,
+): AsyncGenerator<ChatCompletionChunkLike> {
   for (const chunk of list) yield chunk;
   if (error) throw error;
 }
 
-async function record(list: readonly ChatCompletionChunkLike[], error?: Error): Promise<{ incident: Incident; seen: number; thrown: unknown }> {
+async function record(
+  list: readonly ChatCompletionChunkLike[],
+  error?: Error,
+): Promise<{ incident: Incident; seen: number; thrown: unknown }> {
   const pipeline = createPipeline();
   const run = pipeline.startRun();
-  const attempt = run.startAttempt({ boundary: { tools: [{ name: 'read_file', sideEffects: 'read_only' }, { name: 'run_shell', sideEffects: 'unsafe' }] } });
+  const attempt = run.startAttempt({
+    boundary: {
+      tools: [
+        { name: 'read_file', sideEffects: 'read_only' },
+        { name: 'run_shell', sideEffects: 'unsafe' },
+      ],
+    },
+  });
   let seen = 0;
   let thrown: unknown;
   try {
-    for await (const chunk of recordChatCompletionStream(attempt, chunks(list, error), { toolSideEffects: { read_file: 'read_only', run_shell: 'unsafe' } })) {
+    for await (const chunk of recordChatCompletionStream(attempt, chunks(list, error), {
+      toolSideEffects: { read_file: 'read_only', run_shell: 'unsafe' },
+    })) {
       if (chunk) seen += 1;
     }
   } catch (caught) {
@@ -47,12 +64,21 @@ describe('recordChatCompletionStream', () => {
     const { incident, seen, thrown } = await record([text('Hel'), text('lo')], drop);
     expect(seen).toBe(2);
     expect(thrown).toBe(drop);
-    expect(incident).toMatchObject({ cause: 'provider_transport_disconnect', phase: 'text_generation', retrySafety: 'offer_continue', errorCode: 'UND_ERR_SOCKET' });
+    expect(incident).toMatchObject({
+      cause: 'provider_transport_disconnect',
+      phase: 'text_generation',
+      retrySafety: 'offer_continue',
+      errorCode: 'UND_ERR_SOCKET',
+    });
   });
 
   it('records a tool call streaming its input as partial tool input', async () => {
     const { incident } = await record([toolStart(0, 'run_shell'), toolArgs(0, '{"comm')], errors.socketDrop());
-    expect(incident).toMatchObject({ phase: 'tool_input_generation', retrySafety: 'offer_continue', retrySafetyReason: 'partial_tool_input_without_execution' });
+    expect(incident).toMatchObject({
+      phase: 'tool_input_generation',
+      retrySafety: 'offer_continue',
+      retrySafetyReason: 'partial_tool_input_without_execution',
+    });
   });
 
   it('materializes each tool call once it is complete — when the next starts, or at the finish — each with its class, once', async () => {
@@ -60,11 +86,19 @@ describe('recordChatCompletionStream', () => {
     const run = pipeline.startRun();
     const attempt = run.startAttempt({ boundary: { tools: [] } });
     const stream = chunks([toolStart(0, 'read_file'), toolStart(1, 'run_shell'), finish('tool_calls')]);
-    for await (const chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects: { read_file: 'read_only', run_shell: 'unsafe' } })) void chunk;
+    for await (const chunk of recordChatCompletionStream(attempt, stream, {
+      toolSideEffects: { read_file: 'read_only', run_shell: 'unsafe' },
+    }))
+      void chunk;
     expect(run.end().outcome).toBe('success');
     const events = pipeline.spans().find((s) => s.name.startsWith('chat'))?.events ?? [];
-    const calls = events.filter((e) => e.name === 'agent_incidents.tool_call_materialized').map((e) => [e.attributes?.['gen_ai.tool.name'], e.attributes?.['agent_incidents.tool.side_effects']]);
-    expect(calls).toEqual([['read_file', 'read_only'], ['run_shell', 'unsafe']]);
+    const calls = events
+      .filter((e) => e.name === 'agent_incidents.tool_call_materialized')
+      .map((e) => [e.attributes?.['gen_ai.tool.name'], e.attributes?.['agent_incidents.tool.side_effects']]);
+    expect(calls).toEqual([
+      ['read_file', 'read_only'],
+      ['run_shell', 'unsafe'],
+    ]);
     expect(events.at(-1)?.name).toBe('agent_incidents.attempt_finished');
   });
 
@@ -72,9 +106,14 @@ describe('recordChatCompletionStream', () => {
     const pipeline = createPipeline();
     const run = pipeline.startRun();
     const attempt = run.startAttempt({ boundary: { tools: [{ name: 'run_shell', sideEffects: 'unsafe' }] } });
-    const stream = chunks([toolStart(0, 'run_shell'), toolArgs(0, '{}'), toolStart(1, 'run_shell')], errors.socketDrop());
+    const stream = chunks(
+      [toolStart(0, 'run_shell'), toolArgs(0, '{}'), toolStart(1, 'run_shell')],
+      errors.socketDrop(),
+    );
     try {
-      for await (const chunk of recordChatCompletionStream(attempt, stream, { toolSideEffects: { run_shell: 'unsafe' } })) {
+      for await (const chunk of recordChatCompletionStream(attempt, stream, {
+        toolSideEffects: { run_shell: 'unsafe' },
+      })) {
         // The runtime runs call 0 as soon as call 1 starts.
         if (chunk.choices?.[0]?.delta?.tool_calls?.[0]?.index === 1) {
           run.startTool({ name: 'run_shell', sideEffects: 'unsafe', attempt }).complete();
@@ -83,9 +122,14 @@ describe('recordChatCompletionStream', () => {
     } catch {
       // the drop
     }
-    expect(run.end()).toMatchObject({ retrySafety: 'ask_user_before_retry', retrySafetyReason: 'unsafe_side_effect_started' });
+    expect(run.end()).toMatchObject({
+      retrySafety: 'ask_user_before_retry',
+      retrySafetyReason: 'unsafe_side_effect_started',
+    });
     const spans = pipeline.spans();
-    const materialized = spans.find((s) => s.name.startsWith('chat'))!.events.filter((e) => e.name === 'agent_incidents.tool_call_materialized');
+    const materialized = spans
+      .find((s) => s.name.startsWith('chat'))!
+      .events.filter((e) => e.name === 'agent_incidents.tool_call_materialized');
     const tool = spans.find((s) => s.name.startsWith('execute_tool'))!;
     // Call 0 only: call 1 never completed. Recorded before the tool started.
     expect(materialized).toHaveLength(1);
@@ -104,7 +148,11 @@ describe('recordChatCompletionStream', () => {
       expect(attempt.ended).toBe(true);
       // Stopped before the usage chunk, the run claims no token counts at all.
       const { turns, inputTokens, outputTokens } = run.snapshot();
-      expect({ turns, inputTokens, outputTokens }).toEqual({ turns: 1, inputTokens: stopEarly ? undefined : 28, outputTokens: stopEarly ? undefined : 5 });
+      expect({ turns, inputTokens, outputTokens }).toEqual({
+        turns: 1,
+        inputTokens: stopEarly ? undefined : 28,
+        outputTokens: stopEarly ? undefined : 5,
+      });
       expect(run.end().outcome).toBe('success');
       const span = pipeline.spans().find((s) => s.name.startsWith('chat'))!;
       expect(span.attributes['gen_ai.usage.input_tokens']).toBe(stopEarly ? undefined : 28);

@@ -42,7 +42,8 @@ interface Planting {
 function plantingsOf(corpus: string): Planting[] {
   return secretsOf(corpus).flatMap((entry, index) => {
     const instances = [entry.secret];
-    if (entry.shape !== null) instances.push(fc.sample(shapeArbitrary(entry.shape), { numRuns: 1, seed: 20261127 + index })[0]!);
+    if (entry.shape !== null)
+      instances.push(fc.sample(shapeArbitrary(entry.shape), { numRuns: 1, seed: 20261127 + index })[0]!);
     return instances.map((secret) => ({ entry, secret, carrier: filled(entry, secret) }));
   });
 }
@@ -61,16 +62,30 @@ function attributesOf(carrier: Carrier): Attributes {
  * an exception's message and stack.
  */
 function plant(tracer: Tracer, carrier: Carrier, id: string): void {
-  const run = tracer.startSpan('invoke_agent', { attributes: { 'gen_ai.operation.name': 'invoke_agent', [ID_KEY]: id } });
+  const run = tracer.startSpan('invoke_agent', {
+    attributes: { 'gen_ai.operation.name': 'invoke_agent', [ID_KEY]: id },
+  });
   // As a line of text, an attribute reads `key: value` (a log line, a config dump) and argv its command line.
-  const text = carrier.carrier === 'text' ? carrier.text : carrier.carrier === 'attribute' ? `${carrier.key}: ${carrier.value}` : carrier.argv.join(' ');
+  const text =
+    carrier.carrier === 'text'
+      ? carrier.text
+      : carrier.carrier === 'attribute'
+        ? `${carrier.key}: ${carrier.value}`
+        : carrier.argv.join(' ');
   const child = tracer.startSpan(
     carrier.carrier === 'text' ? carrier.text : 'tool call',
-    { attributes: { ...attributesOf(carrier), [ID_KEY]: id }, links: [{ context: run.spanContext(), attributes: attributesOf(carrier) }] },
+    {
+      attributes: { ...attributesOf(carrier), [ID_KEY]: id },
+      links: [{ context: run.spanContext(), attributes: attributesOf(carrier) }],
+    },
     trace.setSpan(context.active(), run),
   );
   child.addEvent(carrier.carrier === 'text' ? carrier.text : 'log', attributesOf(carrier));
-  child.recordException({ name: 'Error', message: text, stack: `Error: ${text}\n    at handler (/srv/app/index.js:10:5)\n    at ${text}` });
+  child.recordException({
+    name: 'Error',
+    message: text,
+    stack: `Error: ${text}\n    at handler (/srv/app/index.js:10:5)\n    at ${text}`,
+  });
   child.setStatus({ code: SpanStatusCode.ERROR, message: text });
   child.end();
   run.end();
@@ -83,7 +98,9 @@ function leaked(output: string, secret: string): boolean {
 
 function processorProvider() {
   const exporter = new KeepingExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)] });
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter)],
+  });
   return { exporter, tracer: provider.getTracer('blind-corpus') };
 }
 
@@ -94,7 +111,8 @@ function childOf(spans: readonly ReadableSpan[], id: string): ReadableSpan | und
 
 /** True when the benign carrier came out of the span redacted as a secret (or its key removed as a credential). */
 function redactedAsSecret(carrier: Carrier, attributes: Attributes): boolean {
-  const key = carrier.carrier === 'text' ? 'app.note' : carrier.carrier === 'attribute' ? carrier.key : 'process.command_args';
+  const key =
+    carrier.carrier === 'text' ? 'app.note' : carrier.carrier === 'attribute' ? carrier.key : 'process.command_args';
   if (!(key in attributes)) return !isContentKey(key);
   return SECRET_MARKER.test(JSON.stringify(attributes[key]));
 }
@@ -132,38 +150,56 @@ describe.each(CORPORA)('the blind corpus %s', (corpus) => {
       const json = new TextDecoder().decode(JsonTraceSerializer.serializeRequest(exporter.spans));
       if (leaked(json, planting.secret)) leaks.push(`${planting.entry.id} (${planting.secret})`);
     }
-    console.log(`${corpus}, processor: ${plantings.length - leaks.length} of ${plantings.length} secrets kept out of every place (recall ${percent(plantings.length - leaks.length, plantings.length)})`);
+    console.log(
+      `${corpus}, processor: ${plantings.length - leaks.length} of ${plantings.length} secrets kept out of every place (recall ${percent(plantings.length - leaks.length, plantings.length)})`,
+    );
     expect(leaks).toEqual([]);
   });
 
-  it.each(['json', 'protobuf'] as const)('leaks no secret through the gateway, sent as OTLP/%s, resource and scope included', async (sent) => {
-    await gateway?.close();
-    gateway = await createGateway({ listen: { port: 0 }, upstream: { endpoint: upstream!.endpoint, encoding: sent }, hold: { decisionWaitMillis: 0, tickMillis: 10 } });
-    upstream!.bodies.length = 0;
-    const raw = new KeepingExporter();
-    for (const [index, planting] of plantings.entries()) {
-      // Raw spans, as any SDK sends them: the carrier also in the resource, and a text in the scope's name and version.
-      const provider = new BasicTracerProvider({
-        resource: resourceFromAttributes({ 'service.name': 'agent', ...attributesOf(planting.carrier) }),
-        spanProcessors: [new SimpleSpanProcessor(raw)],
+  it.each(['json', 'protobuf'] as const)(
+    'leaks no secret through the gateway, sent as OTLP/%s, resource and scope included',
+    async (sent) => {
+      await gateway?.close();
+      gateway = await createGateway({
+        listen: { port: 0 },
+        upstream: { endpoint: upstream!.endpoint, encoding: sent },
+        hold: { decisionWaitMillis: 0, tickMillis: 10 },
       });
-      const scope = planting.carrier.carrier === 'text' ? planting.carrier.text : 'blind-corpus';
-      plant(provider.getTracer(scope, scope), planting.carrier, `g${index}`);
-    }
-    for (let from = 0; from < raw.spans.length; from += 200) {
-      const batch = raw.spans.slice(from, from + 200);
-      const body = sent === 'json' ? JsonTraceSerializer.serializeRequest(batch) : ProtobufTraceSerializer.serializeRequest(batch);
-      const response = await fetch(`${gateway.url}/v1/traces`, { method: 'POST', headers: { 'content-type': `application/${sent === 'json' ? 'json' : 'x-protobuf'}` }, body });
-      expect(response.status).toBe(200);
-    }
-    await gateway.flush();
-    const forwarded = upstream!.bodies.map((b) => b.toString('latin1')).join('\n');
-    expect(upstream!.received.length).toBeGreaterThanOrEqual(raw.spans.length);
-    const leaks = plantings.filter((p) => leaked(forwarded, p.secret)).map((p) => `${p.entry.id} (${p.secret})`);
-    console.log(`${corpus}, gateway (${sent}): ${plantings.length - leaks.length} of ${plantings.length} secrets kept out of every place (recall ${percent(plantings.length - leaks.length, plantings.length)})`);
-    expect(leaks).toEqual([]);
-    upstream!.received.length = 0;
-  });
+      upstream!.bodies.length = 0;
+      const raw = new KeepingExporter();
+      for (const [index, planting] of plantings.entries()) {
+        // Raw spans, as any SDK sends them: the carrier also in the resource, and a text in the scope's name and version.
+        const provider = new BasicTracerProvider({
+          resource: resourceFromAttributes({ 'service.name': 'agent', ...attributesOf(planting.carrier) }),
+          spanProcessors: [new SimpleSpanProcessor(raw)],
+        });
+        const scope = planting.carrier.carrier === 'text' ? planting.carrier.text : 'blind-corpus';
+        plant(provider.getTracer(scope, scope), planting.carrier, `g${index}`);
+      }
+      for (let from = 0; from < raw.spans.length; from += 200) {
+        const batch = raw.spans.slice(from, from + 200);
+        const body =
+          sent === 'json'
+            ? JsonTraceSerializer.serializeRequest(batch)
+            : ProtobufTraceSerializer.serializeRequest(batch);
+        const response = await fetch(`${gateway.url}/v1/traces`, {
+          method: 'POST',
+          headers: { 'content-type': `application/${sent === 'json' ? 'json' : 'x-protobuf'}` },
+          body,
+        });
+        expect(response.status).toBe(200);
+      }
+      await gateway.flush();
+      const forwarded = upstream!.bodies.map((b) => b.toString('latin1')).join('\n');
+      expect(upstream!.received.length).toBeGreaterThanOrEqual(raw.spans.length);
+      const leaks = plantings.filter((p) => leaked(forwarded, p.secret)).map((p) => `${p.entry.id} (${p.secret})`);
+      console.log(
+        `${corpus}, gateway (${sent}): ${plantings.length - leaks.length} of ${plantings.length} secrets kept out of every place (recall ${percent(plantings.length - leaks.length, plantings.length)})`,
+      );
+      expect(leaks).toEqual([]);
+      upstream!.received.length = 0;
+    },
+  );
 
   it(`redacts at most ${MAX_FALSE_POSITIVE_SHARE * 100}% of the benign near-misses, at either edge`, async () => {
     const { exporter, tracer } = processorProvider();
@@ -176,12 +212,20 @@ describe.each(CORPORA)('the blind corpus %s', (corpus) => {
     }
 
     await gateway?.close();
-    gateway = await createGateway({ listen: { port: 0 }, upstream: { endpoint: upstream!.endpoint, encoding: 'json' }, hold: { decisionWaitMillis: 0, tickMillis: 10 } });
+    gateway = await createGateway({
+      listen: { port: 0 },
+      upstream: { endpoint: upstream!.endpoint, encoding: 'json' },
+      hold: { decisionWaitMillis: 0, tickMillis: 10 },
+    });
     upstream!.received.length = 0;
     const raw = new KeepingExporter();
     const rawProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(raw)] });
     for (const [index, entry] of benign.entries()) plant(rawProvider.getTracer('blind-corpus'), entry, `b${index}`);
-    const response = await fetch(`${gateway.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JsonTraceSerializer.serializeRequest(raw.spans) });
+    const response = await fetch(`${gateway.url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JsonTraceSerializer.serializeRequest(raw.spans),
+    });
     expect(response.status).toBe(200);
     await gateway.flush();
     const gatewayFalse = benign.filter((entry, index) => {
@@ -193,7 +237,9 @@ describe.each(CORPORA)('the blind corpus %s', (corpus) => {
       ['processor', processorFalse],
       ['gateway', gatewayFalse],
     ] as const) {
-      console.log(`${corpus}, ${edge}: false positives ${found.length} of ${benign.length} benign near-misses (${percent(found.length, benign.length)})${found.map((e) => `\n  ${e.id}`).join('')}`);
+      console.log(
+        `${corpus}, ${edge}: false positives ${found.length} of ${benign.length} benign near-misses (${percent(found.length, benign.length)})${found.map((e) => `\n  ${e.id}`).join('')}`,
+      );
     }
     expect(processorFalse.length / benign.length).toBeLessThanOrEqual(MAX_FALSE_POSITIVE_SHARE);
     expect(gatewayFalse.length / benign.length).toBeLessThanOrEqual(MAX_FALSE_POSITIVE_SHARE);

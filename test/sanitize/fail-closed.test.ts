@@ -29,12 +29,24 @@ function user(): string {
 type Raw = Record<string, unknown>;
 
 describe('the processor sanitizes every field on its own', () => {
-  const badFields: [string, (span: Span & { attributes: Raw; events: { name: unknown; attributes?: unknown }[] }) => void][] = [
+  const badFields: [
+    string,
+    (span: Span & { attributes: Raw; events: { name: unknown; attributes?: unknown }[] }) => void,
+  ][] = [
     ['an event without a name', (span) => span.addEvent(undefined as unknown as string)],
     ['an event whose name is an object', (span) => span.events.push({ name: { toString: () => 'x' }, attributes: {} })],
     ['an event whose attributes are a string', (span) => span.events.push({ name: 'e', attributes: 'not a map' })],
     ['an attribute holding a function', (span) => void (span.attributes['app.callback'] = () => 'x')],
-    ['an attribute whose getter throws', (span) => Object.defineProperty(span.attributes, 'app.lazy', { enumerable: true, get: () => { throw new Error('no'); } })],
+    [
+      'an attribute whose getter throws',
+      (span) =>
+        Object.defineProperty(span.attributes, 'app.lazy', {
+          enumerable: true,
+          get: () => {
+            throw new Error('no');
+          },
+        }),
+    ],
     ['an attribute holding a class instance', (span) => void (span.attributes['app.when'] = new Date())],
   ];
 
@@ -42,7 +54,10 @@ describe('the processor sanitizes every field on its own', () => {
     const pipeline = createPipeline();
     const secret = awsKeyId();
     const home = user();
-    const span = pipeline.tracer.startSpan(`work on /home/${home}/x`) as unknown as Span & { attributes: Raw; events: { name: unknown; attributes?: unknown }[] };
+    const span = pipeline.tracer.startSpan(`work on /home/${home}/x`) as unknown as Span & {
+      attributes: Raw;
+      events: { name: unknown; attributes?: unknown }[];
+    };
     span.setAttribute('app.first', `key ${secret}`);
     spoil(span);
     span.setAttribute('app.later', `key ${secret}`);
@@ -50,8 +65,9 @@ describe('the processor sanitizes every field on its own', () => {
     span.setStatus({ code: 2, message: `failed with ${secret}` });
     span.end();
     const exported = pipeline.spans()[0]!;
-    const text = JSON.stringify({ name: exported.name, attributes: exported.attributes, events: exported.events, status: exported.status }, (_k, v: unknown) =>
-      typeof v === 'function' ? String(v) : v,
+    const text = JSON.stringify(
+      { name: exported.name, attributes: exported.attributes, events: exported.events, status: exported.status },
+      (_k, v: unknown) => (typeof v === 'function' ? String(v) : v),
     );
     expect(text).not.toContain(secret);
     expect(text).not.toContain(home);
@@ -72,18 +88,30 @@ describe('the processor sanitizes every field on its own', () => {
     const pipeline = createPipeline();
     const secret = awsKeyId();
     const span = pipeline.tracer.startSpan('work') as unknown as Span & { attributes: Raw };
-    span.attributes['app.map'] = { inner: `key ${secret}`, 'gen_ai.input.messages': 'a prompt', deeper: { list: [`key ${secret}`, 1] } };
+    span.attributes['app.map'] = {
+      inner: `key ${secret}`,
+      'gen_ai.input.messages': 'a prompt',
+      deeper: { list: [`key ${secret}`, 1] },
+    };
     span.attributes['app.bytes'] = new TextEncoder().encode(`key ${secret}`);
     span.end();
     const exported = pipeline.spans()[0]!.attributes as Raw;
-    expect(exported['app.map']).toEqual({ inner: 'key [redacted:secret]', deeper: { list: ['key [redacted:secret]', 1] } });
+    expect(exported['app.map']).toEqual({
+      inner: 'key [redacted:secret]',
+      deeper: { list: ['key [redacted:secret]', 1] },
+    });
     expect(new TextDecoder().decode(exported['app.bytes'] as Uint8Array)).toBe('key [redacted:secret]');
   });
 });
 
 describe('the gateway scrubs what it used to forward as it came', () => {
   const sanitizer = createSanitizer();
-  const options = { policy: DEFAULT_POLICY, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(60_000) };
+  const options = {
+    policy: DEFAULT_POLICY,
+    sanitizer,
+    resources: new ResourceCache(sanitizer),
+    released: new ReleasedRuns(60_000),
+  };
 
   function request(secret: string, home: string) {
     const bytes = Buffer.from(`key ${secret}`).toString('base64');
@@ -102,7 +130,13 @@ describe('the gateway scrubs what it used to forward as it came', () => {
                   startTimeUnixNano: '1700000000000000000',
                   endTimeUnixNano: '1700000001000000000',
                   attributes: [{ key: 'app.bytes', value: { bytesValue: bytes } }],
-                  events: [{ name: 'e', timeUnixNano: '1700000000500000000', attributes: [{ key: 'b', value: { bytesValue: bytes } }] }],
+                  events: [
+                    {
+                      name: 'e',
+                      timeUnixNano: '1700000000500000000',
+                      attributes: [{ key: 'b', value: { bytesValue: bytes } }],
+                    },
+                  ],
                 },
               ],
             },
@@ -119,11 +153,19 @@ describe('the gateway scrubs what it used to forward as it came', () => {
     expect(spans).toHaveLength(1);
     const span = spans[0]!;
     const text = JSON.stringify(
-      { attributes: span.attributes, events: span.events, resource: span.resource.attributes, scope: span.instrumentationScope },
-      (_k, v: unknown) => (v instanceof Uint8Array ? new TextDecoder().decode(v) : typeof v === 'bigint' ? v.toString() : v),
+      {
+        attributes: span.attributes,
+        events: span.events,
+        resource: span.resource.attributes,
+        scope: span.instrumentationScope,
+      },
+      (_k, v: unknown) =>
+        v instanceof Uint8Array ? new TextDecoder().decode(v) : typeof v === 'bigint' ? v.toString() : v,
     );
     expect(text).not.toContain(secret);
     expect(text).not.toContain(home);
-    expect(new TextDecoder().decode(span.attributes['app.bytes'] as unknown as Uint8Array)).toBe('key [redacted:secret]');
+    expect(new TextDecoder().decode(span.attributes['app.bytes'] as unknown as Uint8Array)).toBe(
+      'key [redacted:secret]',
+    );
   });
 });

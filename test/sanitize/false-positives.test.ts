@@ -22,7 +22,9 @@ describe('benign text survives the scrubber', () => {
   it(`redacts at most ${MAX_SHARE * 100}% of the corpus`, () => {
     const changed = CORPUS.filter((text) => scrubString(text, 4096) !== text);
     const share = changed.length / CORPUS.length;
-    console.log(`false positives: ${changed.length} of ${CORPUS.length} benign strings redacted (${(share * 100).toFixed(1)}%)${changed.length ? `:\n  ${changed.map((t) => `${t} -> ${scrubString(t, 4096)}`).join('\n  ')}` : ''}`);
+    console.log(
+      `false positives: ${changed.length} of ${CORPUS.length} benign strings redacted (${(share * 100).toFixed(1)}%)${changed.length ? `:\n  ${changed.map((t) => `${t} -> ${scrubString(t, 4096)}`).join('\n  ')}` : ''}`,
+    );
     expect(share).toBeLessThanOrEqual(MAX_SHARE);
   });
 

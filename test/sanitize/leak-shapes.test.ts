@@ -28,8 +28,16 @@ describe('every covered secret format is redacted', () => {
 
 describe('found by npm run fuzz:sanitize, kept as regular tests', () => {
   it.each([
-    ['a Telegram bot token whose last characters are dashes', 'status: 00000000:AAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAA--- done', 'QAAAAAAAAAAAAAAAAAAAAAAAAAAAAA---'],
-    ['a SendGrid key whose last characters are dashes', 'SG.QAAAAAAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB__ sent', 'QAAAAAAAAAAAAAAAAAAAAA'],
+    [
+      'a Telegram bot token whose last characters are dashes',
+      'status: 00000000:AAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAA--- done',
+      'QAAAAAAAAAAAAAAAAAAAAAAAAAAAAA---',
+    ],
+    [
+      'a SendGrid key whose last characters are dashes',
+      'SG.QAAAAAAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB__ sent',
+      'QAAAAAAAAAAAAAAAAAAAAA',
+    ],
   ])('%s', (_name, text, secret) => {
     expect(scrubString(text, 4096)).not.toContain(secret);
   });

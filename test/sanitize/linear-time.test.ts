@@ -42,7 +42,9 @@ describe('every value rule is linear in its input', () => {
       worst = Math.max(worst, ratio);
       if (ratio > MAX_RATIO) slow.push(`${name}: ${ratio.toFixed(1)}×`);
     }
-    console.log(`adversarial 1 MB inputs: worst ${worst.toFixed(2)}× the time of 1 MB of prose (${baseline.toFixed(1)} ms)`);
+    console.log(
+      `adversarial 1 MB inputs: worst ${worst.toFixed(2)}× the time of 1 MB of prose (${baseline.toFixed(1)} ms)`,
+    );
     expect(slow).toEqual([]);
     // About 200 inputs of 1 MB through 38 rules: a minute on a busy 2-core machine, which the default 30 s does not allow.
   }, 300_000);
@@ -53,21 +55,52 @@ describe('the JWT scanner', () => {
   const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
 
   it('finds exactly what the regular expression finds', () => {
-    const pieces = fc.constantFrom('eyJ', 'eyJhbGciOi', 'abcdefgh', 'x', '-', '_', '.', ' ', '=', 'é', 'AAAAAAAAAAAA', '9');
+    const pieces = fc.constantFrom(
+      'eyJ',
+      'eyJhbGciOi',
+      'abcdefgh',
+      'x',
+      '-',
+      '_',
+      '.',
+      ' ',
+      '=',
+      'é',
+      'AAAAAAAAAAAA',
+      '9',
+    );
     fc.assert(
       fc.property(fc.array(pieces, { maxLength: 24 }), (parts) => {
         const text = parts.join('');
-        expect(replaceJwts(text, (token) => `<${token.length}>`)).toBe(text.replace(JWT, (token) => `<${token.length}>`));
+        expect(replaceJwts(text, (token) => `<${token.length}>`)).toBe(
+          text.replace(JWT, (token) => `<${token.length}>`),
+        );
       }),
       { numRuns: 20_000 },
     );
   });
 
   it.each([
-    ['a token after a dash', 'id-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'id-[jwt]'],
-    ['a token after a start that fails', 'eyJ-abc.def eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmN', 'eyJ-abc.def [jwt]'],
-    ['a token found after a long run of failing starts', `${'eyJ-'.repeat(5000)} eyJaaaaaaaa.bbbbbbbb.cccccccc`, `${'eyJ-'.repeat(5000)} [jwt]`],
-    ['a token glued to a word is not one', 'xeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmN', 'xeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmN'],
+    [
+      'a token after a dash',
+      'id-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+      'id-[jwt]',
+    ],
+    [
+      'a token after a start that fails',
+      'eyJ-abc.def eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmN',
+      'eyJ-abc.def [jwt]',
+    ],
+    [
+      'a token found after a long run of failing starts',
+      `${'eyJ-'.repeat(5000)} eyJaaaaaaaa.bbbbbbbb.cccccccc`,
+      `${'eyJ-'.repeat(5000)} [jwt]`,
+    ],
+    [
+      'a token glued to a word is not one',
+      'xeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmN',
+      'xeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmN',
+    ],
     ['two tokens', 'a eyJaaaaaaaa.bbbbbbbb.cccccccc b eyJdddddddd.eeeeeeee.ffffffff', 'a [jwt] b [jwt]'],
   ])('%s', (_name, text, expected) => {
     expect(replaceJwts(text, () => '[jwt]')).toBe(expected);

@@ -24,7 +24,12 @@ import { carrying, play, secretsOf, spanPlan } from '../support/span-plans.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 50_000);
 const sanitizer = createSanitizer();
-const judging = { policy: DEFAULT_POLICY, sanitizer, resources: new ResourceCache(sanitizer), released: new ReleasedRuns(60_000) };
+const judging = {
+  policy: DEFAULT_POLICY,
+  sanitizer,
+  resources: new ResourceCache(sanitizer),
+  released: new ReleasedRuns(60_000),
+};
 const decoder = new TextDecoder();
 
 describe('no secret leaves the gateway', () => {
@@ -32,26 +37,31 @@ describe('no secret leaves the gateway', () => {
     let done = 0;
     let forwarded = 0;
     await fc.assert(
-      fc.asyncProperty(spanPlan, carrying, carrying, carrying, async (plan, inResource, inScopeName, inScopeVersion) => {
-        const raw = new KeepingExporter();
-        const provider = new BasicTracerProvider({
-          resource: resourceFromAttributes({ 'service.name': 'agent', 'app.note': inResource.text }),
-          spanProcessors: [new SimpleSpanProcessor(raw)],
-        });
-        play(provider.getTracer(inScopeName.text, inScopeVersion.text), plan, undefined, undefined);
-        const request = JSON.parse(decoder.decode(JsonTraceSerializer.serializeRequest(raw.spans))) as unknown;
-        const { spans } = await judgeTrace(decodeOtlpJsonSpans(request), judging, Date.now());
-        forwarded += spans.length;
-        // The bytes the gateway forwards: its own encoder's, every field included.
-        const json = decoder.decode(encodeTraceRequestJson(spans));
-        for (const secret of [...secretsOf(plan), inResource.secret, inScopeName.secret, inScopeVersion.secret]) {
-          if (json.includes(secret)) throw new Error(`secret ${JSON.stringify(secret)} was forwarded`);
-        }
-        if (++done % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
-      }),
+      fc.asyncProperty(
+        spanPlan,
+        carrying,
+        carrying,
+        carrying,
+        async (plan, inResource, inScopeName, inScopeVersion) => {
+          const raw = new KeepingExporter();
+          const provider = new BasicTracerProvider({
+            resource: resourceFromAttributes({ 'service.name': 'agent', 'app.note': inResource.text }),
+            spanProcessors: [new SimpleSpanProcessor(raw)],
+          });
+          play(provider.getTracer(inScopeName.text, inScopeVersion.text), plan, undefined, undefined);
+          const request = JSON.parse(decoder.decode(JsonTraceSerializer.serializeRequest(raw.spans))) as unknown;
+          const { spans } = await judgeTrace(decodeOtlpJsonSpans(request), judging, Date.now());
+          forwarded += spans.length;
+          // The bytes the gateway forwards: its own encoder's, every field included.
+          const json = decoder.decode(encodeTraceRequestJson(spans));
+          for (const secret of [...secretsOf(plan), inResource.secret, inScopeName.secret, inScopeVersion.secret]) {
+            if (json.includes(secret)) throw new Error(`secret ${JSON.stringify(secret)} was forwarded`);
+          }
+          if (++done % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
+        },
+      ),
       { numRuns: RUNS, seed: Number(process.env.PROPERTY_SEED ?? 20261125) },
     );
     expect(forwarded).toBeGreaterThan(RUNS);
   }, 3_600_000);
 });
-

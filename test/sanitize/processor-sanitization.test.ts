@@ -15,19 +15,34 @@ import { createPipeline } from '../support/harness.js';
 
 afterEach(() => diag.disable());
 
-function endSpan(options: IncidentSpanProcessorOptions, build: (span: ReturnType<ReturnType<typeof createPipeline>['tracer']['startSpan']>) => void) {
+function endSpan(
+  options: IncidentSpanProcessorOptions,
+  build: (span: ReturnType<ReturnType<typeof createPipeline>['tracer']['startSpan']>) => void,
+) {
   const pipeline = createPipeline(options);
   const span = pipeline.tracer.startSpan('work');
   build(span);
   span.end();
   const exported = pipeline.spans()[0]!;
-  return { exported, json: JSON.stringify({ n: exported.name, a: exported.attributes, e: exported.events, s: exported.status, l: exported.links.map((l) => l.attributes) }) };
+  return {
+    exported,
+    json: JSON.stringify({
+      n: exported.name,
+      a: exported.attributes,
+      e: exported.events,
+      s: exported.status,
+      l: exported.links.map((l) => l.attributes),
+    }),
+  };
 }
 
 describe('real leak shapes never reach the exporter', () => {
   it('an AI SDK tool error carrying a home path in the status and the exception event', () => {
     const { json } = endSpan({}, (span) => {
-      const error = Object.assign(new Error("ENOENT: no such file or directory, open '/Users/alice/work/secret-plan.md'"), { name: 'AI_ToolExecutionError' });
+      const error = Object.assign(
+        new Error("ENOENT: no such file or directory, open '/Users/alice/work/secret-plan.md'"),
+        { name: 'AI_ToolExecutionError' },
+      );
       error.stack = `${error.name}: ${error.message}\n    at readFile (/Users/alice/work/agent/node_modules/fs-tool/index.js:12:9)\n    at async Tool.execute (file:///Users/alice/work/agent/tools.js:40:3)`;
       span.recordException(error);
       span.setStatus({ code: 2, message: error.message });
@@ -38,7 +53,8 @@ describe('real leak shapes never reach the exporter', () => {
   });
 
   it('a provider error body echoing the Authorization header', () => {
-    const body = '{"error":{"message":"Invalid request","request":{"headers":{"Authorization":"Bearer sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4"}}}}';
+    const body =
+      '{"error":{"message":"Invalid request","request":{"headers":{"Authorization":"Bearer sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4"}}}}';
     const { json } = endSpan({}, (span) => {
       span.setAttribute('http.response.body', body);
       span.recordException({ name: 'AI_APICallError', message: `400 ${body}` });
@@ -47,8 +63,15 @@ describe('real leak shapes never reach the exporter', () => {
   });
 
   it('a URL with ?api_key=', () => {
-    const { exported } = endSpan({}, (span) => span.setAttribute('url.full', 'https://generativelanguage.googleapis.com/v1/models?api_key=abc123DEF456ghi&alt=sse'));
-    expect(exported.attributes['url.full']).toBe('https://generativelanguage.googleapis.com/v1/models?api_key=[redacted:secret]&alt=sse');
+    const { exported } = endSpan({}, (span) =>
+      span.setAttribute(
+        'url.full',
+        'https://generativelanguage.googleapis.com/v1/models?api_key=abc123DEF456ghi&alt=sse',
+      ),
+    );
+    expect(exported.attributes['url.full']).toBe(
+      'https://generativelanguage.googleapis.com/v1/models?api_key=[redacted:secret]&alt=sse',
+    );
   });
 
   it('a Python traceback keeps its frame shape but loses paths and source lines', () => {
@@ -60,7 +83,9 @@ describe('real leak shapes never reach the exporter', () => {
       '    client.chat(api_key="sk-live-0123456789abcdefghij")',
       'httpx.RemoteProtocolError: peer closed connection without sending complete message body',
     ].join('\n');
-    const { exported } = endSpan({}, (span) => span.addEvent('exception', { 'exception.stacktrace': traceback, 'exception.type': 'httpx.RemoteProtocolError' }));
+    const { exported } = endSpan({}, (span) =>
+      span.addEvent('exception', { 'exception.stacktrace': traceback, 'exception.type': 'httpx.RemoteProtocolError' }),
+    );
     const stack = exported.events[0]?.attributes?.['exception.stacktrace'];
     expect(stack).toBe(
       [
@@ -105,25 +130,48 @@ describe('modes', () => {
         'user.id': 'u-123',
         'gen_ai.input.messages': '[]',
       });
-      span.addEvent('exception', { 'exception.type': 'Error', 'exception.message': 'boom', 'exception.stacktrace': 'at x (/srv/a.js:1:1)' });
+      span.addEvent('exception', {
+        'exception.type': 'Error',
+        'exception.message': 'boom',
+        'exception.stacktrace': 'at x (/srv/a.js:1:1)',
+      });
     });
-    expect(Object.keys(exported.attributes).sort()).toEqual(['app.tenant', 'gen_ai.request.model', 'gen_ai.usage.input_tokens', 'incident.redactions']);
+    expect(Object.keys(exported.attributes).sort()).toEqual([
+      'app.tenant',
+      'gen_ai.request.model',
+      'gen_ai.usage.input_tokens',
+      'incident.redactions',
+    ]);
     expect(exported.attributes['app.tenant']).toBe('acme [redacted:email]');
     expect(exported.events[0]?.attributes).toEqual({ 'exception.type': 'Error' });
   });
 
   it('off exports content as recorded and says so once', () => {
     const warnings: string[] = [];
-    const logger: DiagLogger = { error: () => {}, warn: (m: string) => warnings.push(m), info: () => {}, debug: () => {}, verbose: () => {} };
+    const logger: DiagLogger = {
+      error: () => {},
+      warn: (m: string) => warnings.push(m),
+      info: () => {},
+      debug: () => {},
+      verbose: () => {},
+    };
     diag.setLogger(logger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
-    const { exported } = endSpan({ sanitization: { mode: 'off' } }, (span) => span.setAttribute('gen_ai.input.messages', 'my key sk-proj-AbCdEfGhIjKlMnOpQrStUv'));
+    const { exported } = endSpan({ sanitization: { mode: 'off' } }, (span) =>
+      span.setAttribute('gen_ai.input.messages', 'my key sk-proj-AbCdEfGhIjKlMnOpQrStUv'),
+    );
     expect(exported.attributes['gen_ai.input.messages']).toBe('my key sk-proj-AbCdEfGhIjKlMnOpQrStUv');
     expect(warnings.filter((w) => w.includes('sanitization is off'))).toHaveLength(1);
   });
 
   it('standard honours allowed keys, blocked keys and key patterns', () => {
     const { exported } = endSpan(
-      { sanitization: { allowKeys: ['ai.telemetry.metadata.tenant'], blockKeys: ['app.debug'], blockKeyPatterns: ['^internal\\.'] } },
+      {
+        sanitization: {
+          allowKeys: ['ai.telemetry.metadata.tenant'],
+          blockKeys: ['app.debug'],
+          blockKeyPatterns: ['^internal\\.'],
+        },
+      },
       (span) =>
         span.setAttributes({
           'ai.telemetry.metadata.tenant': 'acme',
@@ -133,19 +181,31 @@ describe('modes', () => {
           'app.kept': 'v',
         }),
     );
-    expect(exported.attributes).toMatchObject({ 'ai.telemetry.metadata.tenant': 'acme', 'app.kept': 'v', 'incident.redactions': 3 });
-    for (const key of ['ai.telemetry.metadata.email', 'app.debug', 'internal.cache.key']) expect(exported.attributes[key]).toBeUndefined();
+    expect(exported.attributes).toMatchObject({
+      'ai.telemetry.metadata.tenant': 'acme',
+      'app.kept': 'v',
+      'incident.redactions': 3,
+    });
+    for (const key of ['ai.telemetry.metadata.email', 'app.debug', 'internal.cache.key'])
+      expect(exported.attributes[key]).toBeUndefined();
   });
 
   it('adds value patterns, and hashes instead of removing when a key is set', () => {
     const options: IncidentSpanProcessorOptions = {
-      sanitization: { valuePatterns: [{ pattern: 'CUST-[0-9]{6}', kind: 'customer' }], hashKey: 'a-long-enough-hmac-key' },
+      sanitization: {
+        valuePatterns: [{ pattern: 'CUST-[0-9]{6}', kind: 'customer' }],
+        hashKey: 'a-long-enough-hmac-key',
+      },
     };
-    const first = endSpan(options, (span) => span.setAttributes({ a: 'order for CUST-123456', b: 'token=abcdef123456' }));
+    const first = endSpan(options, (span) =>
+      span.setAttributes({ a: 'order for CUST-123456', b: 'token=abcdef123456' }),
+    );
     const second = endSpan(options, (span) => span.setAttributes({ a: 'again CUST-123456' }));
     const marker = /\[redacted:customer:[0-9a-f]{12}\]/;
     expect(first.exported.attributes.a).toMatch(marker);
-    expect(String(second.exported.attributes.a).match(marker)?.[0]).toBe(String(first.exported.attributes.a).match(marker)?.[0]);
+    expect(String(second.exported.attributes.a).match(marker)?.[0]).toBe(
+      String(first.exported.attributes.a).match(marker)?.[0],
+    );
     expect(first.exported.attributes.b).toMatch(/^token=\[redacted:secret:[0-9a-f]{12}\]$/);
   });
 
@@ -168,8 +228,12 @@ describe('accounting', () => {
     });
     expect(exported.attributes['incident.redactions']).toBe(3);
     const { resourceMetrics } = await reader.collect();
-    const metric = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'agent_incidents.redactions');
-    const byKind = Object.fromEntries((metric?.dataPoints ?? []).map((p) => [p.attributes['agent_incidents.redaction.kind'], p.value]));
+    const metric = resourceMetrics.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === 'agent_incidents.redactions');
+    const byKind = Object.fromEntries(
+      (metric?.dataPoints ?? []).map((p) => [p.attributes['agent_incidents.redaction.kind'], p.value]),
+    );
     expect(byKind).toEqual({ content_key: 1, email: 1, secret: 1, path: 1 });
     expect(JSON.stringify(metric)).not.toContain('bob');
   });
@@ -201,9 +265,21 @@ describe('exported attribute maps stay fast to read', () => {
 
 describe('span names carry no content', () => {
   it.each([
-    ['execute_tool deploy {"env":"prod","token":"t0k3n-v4lu3"}', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'deploy' }, 'execute_tool deploy'],
-    ['invoke_agent coder: fix the login bug for alice', { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coder' }, 'invoke_agent coder'],
-    ['chat gpt-4.1 Summarize the attached contract', { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4.1' }, 'chat gpt-4.1'],
+    [
+      'execute_tool deploy {"env":"prod","token":"t0k3n-v4lu3"}',
+      { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'deploy' },
+      'execute_tool deploy',
+    ],
+    [
+      'invoke_agent coder: fix the login bug for alice',
+      { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coder' },
+      'invoke_agent coder',
+    ],
+    [
+      'chat gpt-4.1 Summarize the attached contract',
+      { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4.1' },
+      'chat gpt-4.1',
+    ],
     ['execute_tool rm -rf /home/bob/project', { 'gen_ai.operation.name': 'execute_tool' }, 'execute_tool'],
     ['chat gpt-4.1', { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4.1' }, 'chat gpt-4.1'],
     ['my step with /home/bob/notes', {}, 'my step with [redacted:path]/notes'],
@@ -227,7 +303,10 @@ describe('a secret cut short by the SDK length limit', () => {
     const exporter = createPipeline();
     const provider = new BasicTracerProvider({
       spanLimits: { attributeValueLengthLimit: limit },
-      spanProcessors: [new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), new SimpleSpanProcessor(exporter.exporter)],
+      spanProcessors: [
+        new IncidentSpanProcessor({ sweepIntervalMillis: 0 }),
+        new SimpleSpanProcessor(exporter.exporter),
+      ],
     });
     const span = provider.getTracer('t').startSpan('work');
     span.setAttribute('app.note', value);

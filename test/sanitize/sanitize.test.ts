@@ -18,16 +18,37 @@ const scrubbed: Array<[string, string, string]> = [
   ['Basic credential', 'Basic dXNlcjpwYXNzd29yZA==', 'Basic [redacted:secret]'],
   ['api_key assignment', 'api_key=abcd1234efgh', 'api_key=[redacted:secret]'],
   ['password assignment', 'password: "hunter2!"', 'password: [redacted:secret]'],
-  ['URL credentials', 'postgres://admin:s3cret@db.internal:5432/app', 'postgres://[redacted:credentials]@db.internal:5432/app'],
-  ['secret query parameter', 'https://api.example.com/v1?model=x&api_key=abc123', 'https://api.example.com/v1?model=x&api_key=[redacted:secret]'],
+  [
+    'URL credentials',
+    'postgres://admin:s3cret@db.internal:5432/app',
+    'postgres://[redacted:credentials]@db.internal:5432/app',
+  ],
+  [
+    'secret query parameter',
+    'https://api.example.com/v1?model=x&api_key=abc123',
+    'https://api.example.com/v1?model=x&api_key=[redacted:secret]',
+  ],
   ['e-mail address', 'owner alice.smith+ai@example.co.uk', 'owner [redacted:email]'],
   ['Linux home path', 'at /home/alice/project/index.js', 'at [redacted:path]/project/index.js'],
   ['macOS home path', '/Users/bob/.ssh/id_rsa', '[redacted:path]/.ssh/id_rsa'],
   ['Windows home path', 'C:\\Users\\carol\\secrets.txt', '[redacted:path]\\secrets.txt'],
-  ['PEM private key', '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----', '[redacted:private_key]'],
+  [
+    'PEM private key',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----',
+    '[redacted:private_key]',
+  ],
 ];
 
-const kept = ['UND_ERR_SOCKET', 'ECONNRESET', 'ETIMEDOUT', 'http_503', 'TypeError: terminated', '4bf92f3577b34da6a3ce929d0e0e4736', 'chat gpt-5-mini', 'execute_tool read'];
+const kept = [
+  'UND_ERR_SOCKET',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'http_503',
+  'TypeError: terminated',
+  '4bf92f3577b34da6a3ce929d0e0e4736',
+  'chat gpt-5-mini',
+  'execute_tool read',
+];
 
 describe('scrubString', () => {
   it.each(scrubbed)('scrubs a %s', (_kind, input, want) => {
@@ -97,17 +118,23 @@ describe('sanitizeAttributes', () => {
   });
 
   it('keeps an own `__proto__` key (as decoded from a request) a key, never the prototype', () => {
-    for (const json of ['{"__proto__":"/home/bob/x","a":1}', '{"__proto__":"/home/bob/x","gen_ai.input.messages":"q"}']) {
+    for (const json of [
+      '{"__proto__":"/home/bob/x","a":1}',
+      '{"__proto__":"/home/bob/x","gen_ai.input.messages":"q"}',
+    ]) {
       const { attributes } = sanitizeAttributes(JSON.parse(json) as Record<string, unknown>);
       expect(Object.getPrototypeOf(attributes)).toBe(Object.prototype);
       expect(Object.getOwnPropertyDescriptor(attributes, '__proto__')?.value).toBe('[redacted:path]/x');
     }
   });
 
-  it.each(['gen_ai.output.messages', 'gen_ai.tool.call.result', 'ai.response.providerMetadata', 'tool.parameters', 'tool_call.function.arguments'])(
-    'treats %s as content',
-    (key) => expect(isContentKey(key)).toBe(true),
-  );
+  it.each([
+    'gen_ai.output.messages',
+    'gen_ai.tool.call.result',
+    'ai.response.providerMetadata',
+    'tool.parameters',
+    'tool_call.function.arguments',
+  ])('treats %s as content', (key) => expect(isContentKey(key)).toBe(true));
 });
 
 describe('keys that carry content or credentials whatever their value', () => {
@@ -122,7 +149,10 @@ describe('keys that carry content or credentials whatever their value', () => {
     'ai.request.headers.authorization',
     'ai.response.headers.set-cookie',
   ])('removes %s as a credential key', (key) => {
-    const { attributes, changed } = sanitizeAttributes({ [key]: 'plain-looking-value', 'http.request.header.content-type': 'application/json' });
+    const { attributes, changed } = sanitizeAttributes({
+      [key]: 'plain-looking-value',
+      'http.request.header.content-type': 'application/json',
+    });
     expect(attributes).toEqual({ 'http.request.header.content-type': 'application/json' });
     expect(changed).toBe(1);
   });

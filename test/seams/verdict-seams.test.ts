@@ -19,7 +19,6 @@ import { checkpointResume, createTask, recoveryContext, RunRecorder } from '../.
 import { startUpstream } from '../support/upstream.js';
 import { createPipeline, errors, KeepingExporter, LOCAL_TOOLS, steppingClock } from '../support/harness.js';
 
-
 let gateway: Gateway | undefined;
 let upstream: Awaited<ReturnType<typeof startUpstream>> | undefined;
 afterEach(async () => {
@@ -49,14 +48,19 @@ async function send(spans: readonly ReadableSpan[]): Promise<void> {
 }
 
 async function sendJson(request: unknown): Promise<void> {
-  const response = await fetch(`${gateway!.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+  const response = await fetch(`${gateway!.url}/v1/traces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  });
   expect(response.status).toBe(200);
 }
 
 /** Waits until the upstream received `count` spans. */
 async function receivedAtLeast(count: number, timeoutMillis = 5_000): Promise<DecodedSpan[]> {
   const until = Date.now() + timeoutMillis;
-  while (upstream!.received.length < count && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (upstream!.received.length < count && Date.now() < until)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   return upstream!.received;
 }
 
@@ -76,7 +80,12 @@ describe('1. nested runs: the in-process verdict is at least as cautious as the 
     const attempt = parent.startAttempt({ boundary: { tools: [{ name: 'delegate', sideEffects: 'read_only' }] } });
     attempt.chunk('tool-call', { toolName: 'delegate', sideEffects: 'read_only' });
     const delegate = parent.startTool({ name: 'delegate', sideEffects: 'read_only', attempt });
-    const child = RunRecorder.start({ tracer: pipeline.tracer, clock: pipeline.clock, agentName: 'coder', parentContext: trace.setSpan(parent.context, delegate.span) });
+    const child = RunRecorder.start({
+      tracer: pipeline.tracer,
+      clock: pipeline.clock,
+      agentName: 'coder',
+      parentContext: trace.setSpan(parent.context, delegate.span),
+    });
     const childAttempt = child.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
     childAttempt.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
     childAttempt.finish();
@@ -89,7 +98,9 @@ describe('1. nested runs: the in-process verdict is at least as cautious as the 
     second.chunk('text-delta');
     second.fail(errors.socketDrop());
     expect(parent.incident().sideEffects, 'before end()').toBe('unsafe');
-    const action = await checkpointResume({ loadCheckpoint: () => ({ id: 'cp-1', data: {} }) }).recover(recoveryContext(parent, createTask('t1', 'IN_PROGRESS')));
+    const action = await checkpointResume({ loadCheckpoint: () => ({ id: 'cp-1', data: {} }) }).recover(
+      recoveryContext(parent, createTask('t1', 'IN_PROGRESS')),
+    );
     expect(action.kind).toBe('ask_user');
     expect(action.reason).toBe('side_effects_unconfirmed');
     const verdict = parent.end();
@@ -113,44 +124,93 @@ describe('2. dropped facts never make a verdict less cautious', () => {
     attempt.fail(errors.socketDrop());
   }
 
-  it.each([50, 100, 300])('%s parallel read-only calls after an unsafe one: the exported verdict still asks first', async (n) => {
-    const pipeline = createPipeline();
-    const run = pipeline.startRun();
-    parallelCalls(run, n);
-    const inProcess = run.end();
-    const exported = pipeline.runSpans()[0]?.attributes;
-    expect(inProcess.retrySafety).toBe('ask_user_before_retry');
-    expect(exported?.['incident.retry_safety']).toBe('ask_user_before_retry');
-    const attempt = pipeline.spans().find((s) => s.name.startsWith('chat'));
-    // Where the span limit dropped events, the verdict says its facts are incomplete.
-    if ((attempt?.droppedEventsCount ?? 0) > 0) expect(exported?.['incident.missing_facts']).toContain('evidence_truncated');
-  });
+  it.each([50, 100, 300])(
+    '%s parallel read-only calls after an unsafe one: the exported verdict still asks first',
+    async (n) => {
+      const pipeline = createPipeline();
+      const run = pipeline.startRun();
+      parallelCalls(run, n);
+      const inProcess = run.end();
+      const exported = pipeline.runSpans()[0]?.attributes;
+      expect(inProcess.retrySafety).toBe('ask_user_before_retry');
+      expect(exported?.['incident.retry_safety']).toBe('ask_user_before_retry');
+      const attempt = pipeline.spans().find((s) => s.name.startsWith('chat'));
+      // Where the span limit dropped events, the verdict says its facts are incomplete.
+      if ((attempt?.droppedEventsCount ?? 0) > 0)
+        expect(exported?.['incident.missing_facts']).toContain('evidence_truncated');
+    },
+  );
 
   /** OTLP/JSON of a run whose attempt dropped before any output (auto_retry), with `extra` on the attempt span. */
   function otlpRun(traceId: string, extra: Record<string, unknown>) {
     const t = BigInt(Date.now()) * 1_000_000n;
     const at = (ms: number) => String(t + BigInt(ms) * 1_000_000n);
-    const kv = (key: string, value: unknown) => ({ key, value: typeof value === 'number' ? { intValue: value } : typeof value === 'boolean' ? { boolValue: value } : Array.isArray(value) ? { arrayValue: { values: value.map((v) => ({ stringValue: v })) } } : { stringValue: value } });
+    const kv = (key: string, value: unknown) => ({
+      key,
+      value:
+        typeof value === 'number'
+          ? { intValue: value }
+          : typeof value === 'boolean'
+            ? { boolValue: value }
+            : Array.isArray(value)
+              ? { arrayValue: { values: value.map((v) => ({ stringValue: v })) } }
+              : { stringValue: value },
+    });
     return {
-      resourceSpans: [{
-        resource: { attributes: [kv('service.name', 'py-agent')] },
-        scopeSpans: [{
-          scope: { name: 'agent' },
-          spans: [
-            { traceId, spanId: 'a000000000000001', name: 'invoke_agent', kind: 1, startTimeUnixNano: at(0), endTimeUnixNano: at(50), attributes: [kv('gen_ai.operation.name', 'invoke_agent')], status: {} },
+      resourceSpans: [
+        {
+          resource: { attributes: [kv('service.name', 'py-agent')] },
+          scopeSpans: [
             {
-              traceId, spanId: 'a000000000000002', parentSpanId: 'a000000000000001', name: 'chat', kind: 3, startTimeUnixNano: at(10), endTimeUnixNano: at(30),
-              attributes: [kv('gen_ai.operation.name', 'chat'), kv('agent_incidents.attempt.number', 1)],
-              events: [
-                { name: 'agent_incidents.side_effect_boundary', timeUnixNano: at(11), attributes: [kv('agent_incidents.boundary.read_only_tools', ['read']), kv('agent_incidents.seq', 1)] },
-                { name: 'agent_incidents.provider_error', timeUnixNano: at(29), attributes: [kv('agent_incidents.error.kind', 'transport'), kv('agent_incidents.error.detail', 'socket_closed'), kv('agent_incidents.error.retryable', true), kv('agent_incidents.seq', 2)] },
+              scope: { name: 'agent' },
+              spans: [
+                {
+                  traceId,
+                  spanId: 'a000000000000001',
+                  name: 'invoke_agent',
+                  kind: 1,
+                  startTimeUnixNano: at(0),
+                  endTimeUnixNano: at(50),
+                  attributes: [kv('gen_ai.operation.name', 'invoke_agent')],
+                  status: {},
+                },
+                {
+                  traceId,
+                  spanId: 'a000000000000002',
+                  parentSpanId: 'a000000000000001',
+                  name: 'chat',
+                  kind: 3,
+                  startTimeUnixNano: at(10),
+                  endTimeUnixNano: at(30),
+                  attributes: [kv('gen_ai.operation.name', 'chat'), kv('agent_incidents.attempt.number', 1)],
+                  events: [
+                    {
+                      name: 'agent_incidents.side_effect_boundary',
+                      timeUnixNano: at(11),
+                      attributes: [
+                        kv('agent_incidents.boundary.read_only_tools', ['read']),
+                        kv('agent_incidents.seq', 1),
+                      ],
+                    },
+                    {
+                      name: 'agent_incidents.provider_error',
+                      timeUnixNano: at(29),
+                      attributes: [
+                        kv('agent_incidents.error.kind', 'transport'),
+                        kv('agent_incidents.error.detail', 'socket_closed'),
+                        kv('agent_incidents.error.retryable', true),
+                        kv('agent_incidents.seq', 2),
+                      ],
+                    },
+                  ],
+                  status: { code: 2 },
+                  ...extra,
+                },
               ],
-              status: { code: 2 },
-              ...extra,
             },
           ],
-        }],
-      }],
+        },
+      ],
     };
   }
 
@@ -165,29 +225,42 @@ describe('2. dropped facts never make a verdict less cautious', () => {
     const run = runSpanOf(upstream!.received)?.attributes;
     expect(run?.['incident.facts_complete']).toBe(complete);
     if (complete) expect(run?.['incident.retry_safety']).toBe('auto_retry');
-    else expect(run).toMatchObject({ 'incident.outcome': 'incomplete', 'incident.retry_safety': 'ask_user_before_retry', 'incident.retry_safety.reason': 'side_effect_facts_incomplete' });
+    else
+      expect(run).toMatchObject({
+        'incident.outcome': 'incomplete',
+        'incident.retry_safety': 'ask_user_before_retry',
+        'incident.retry_safety.reason': 'side_effect_facts_incomplete',
+      });
   });
 });
 
 describe('3. clock skew between spans changes no verdict', () => {
-  it.each([0.1, 0.5, 1])('a successful run whose children ended %s ms after the run span (by their clock) stays a success through the gateway', async (skew) => {
-    const { gateway } = await startGateway();
-    const { exporter, tracer } = rawPipeline();
-    const run = RunRecorder.start({ tracer, clock: steppingClock() });
-    const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-    attempt.chunk('text-delta');
-    attempt.finish();
-    run.end();
-    const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(exporter.spans))) as {
-      resourceSpans: { scopeSpans: { spans: { name: string; endTimeUnixNano: string }[] }[] }[];
-    };
-    const spans = json.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
-    const runEnd = BigInt(spans.find((s) => s.name.startsWith('invoke_agent'))!.endTimeUnixNano);
-    for (const span of spans) if (!span.name.startsWith('invoke_agent')) span.endTimeUnixNano = String(runEnd + BigInt(Math.round(skew * 1e6)));
-    await sendJson(json);
-    await gateway.flush();
-    expect(runSpanOf(upstream!.received)?.attributes).toMatchObject({ 'incident.outcome': 'success', 'incident.facts_complete': true });
-  });
+  it.each([0.1, 0.5, 1])(
+    'a successful run whose children ended %s ms after the run span (by their clock) stays a success through the gateway',
+    async (skew) => {
+      const { gateway } = await startGateway();
+      const { exporter, tracer } = rawPipeline();
+      const run = RunRecorder.start({ tracer, clock: steppingClock() });
+      const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+      attempt.chunk('text-delta');
+      attempt.finish();
+      run.end();
+      const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(exporter.spans))) as {
+        resourceSpans: { scopeSpans: { spans: { name: string; endTimeUnixNano: string }[] }[] }[];
+      };
+      const spans = json.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
+      const runEnd = BigInt(spans.find((s) => s.name.startsWith('invoke_agent'))!.endTimeUnixNano);
+      for (const span of spans)
+        if (!span.name.startsWith('invoke_agent'))
+          span.endTimeUnixNano = String(runEnd + BigInt(Math.round(skew * 1e6)));
+      await sendJson(json);
+      await gateway.flush();
+      expect(runSpanOf(upstream!.received)?.attributes).toMatchObject({
+        'incident.outcome': 'success',
+        'incident.facts_complete': true,
+      });
+    },
+  );
 });
 
 describe('4. a tool goes to the attempt that called it, not to the one running at its start', () => {
@@ -199,16 +272,29 @@ describe('4. a tool goes to the attempt that called it, not to the one running a
     const drive = (tracer: ReturnType<typeof rawPipeline>['tracer']) => {
       now = T;
       const run = RunRecorder.start({ tracer, clock, agentName: 'sdk' });
-      const call = tracer.startSpan('ai.streamText', { attributes: { 'ai.operationId': 'ai.streamText' }, startTime: hr(T + 1) }, run.context);
+      const call = tracer.startSpan(
+        'ai.streamText',
+        { attributes: { 'ai.operationId': 'ai.streamText' }, startTime: hr(T + 1) },
+        run.context,
+      );
       const inCall = trace.setSpan(run.context, call);
-      const step = (at: number): Span => tracer.startSpan('ai.streamText.doStream', { attributes: { 'ai.operationId': 'ai.streamText.doStream' }, startTime: hr(at) }, inCall);
+      const step = (at: number): Span =>
+        tracer.startSpan(
+          'ai.streamText.doStream',
+          { attributes: { 'ai.operationId': 'ai.streamText.doStream' }, startTime: hr(at) },
+          inCall,
+        );
       const s1 = step(T + 10);
       now = T + 11;
       const a1 = run.adoptAttempt(s1, { boundary: { tools: LOCAL_TOOLS } });
       a1.chunk('tool-call', { toolName: 'read', sideEffects: 'read_only' });
       a1.finish();
       s1.end(hr(T + 30));
-      const toolSpan = tracer.startSpan('ai.toolCall', { attributes: { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.name': 'read' }, startTime: hr(T + 40) }, inCall);
+      const toolSpan = tracer.startSpan(
+        'ai.toolCall',
+        { attributes: { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.name': 'read' }, startTime: hr(T + 40) },
+        inCall,
+      );
       const s2 = step(T + 40);
       now = T + 40;
       const tool = run.adoptTool(toolSpan, { name: 'read', sideEffects: 'read_only', attempt: a1 });
@@ -224,7 +310,12 @@ describe('4. a tool goes to the attempt that called it, not to the one running a
       return run.end();
     };
     // Step 2 ran nothing and showed nothing: its drop is retryable on its own.
-    const want = { 'incident.outcome': 'failed', 'incident.cause': 'provider_transport_disconnect', 'incident.retry_safety': 'auto_retry', 'incident.side_effects': 'read_only' };
+    const want = {
+      'incident.outcome': 'failed',
+      'incident.cause': 'provider_transport_disconnect',
+      'incident.retry_safety': 'auto_retry',
+      'incident.side_effects': 'read_only',
+    };
 
     const pipeline = createPipeline();
     const inProcess = drive(pipeline.tracer);
@@ -247,7 +338,12 @@ describe('5. a run span that reaches the gateway after its parts is not judged a
     const parent = RunRecorder.start({ tracer, clock, agentName: 'planner' });
     const attempt = parent.startAttempt({ boundary: { tools: [{ name: 'delegate', sideEffects: 'read_only' }] } });
     const delegate = parent.startTool({ name: 'delegate', sideEffects: 'read_only', attempt });
-    const child = RunRecorder.start({ tracer, clock, agentName: 'coder', parentContext: trace.setSpan(parent.context, delegate.span) });
+    const child = RunRecorder.start({
+      tracer,
+      clock,
+      agentName: 'coder',
+      parentContext: trace.setSpan(parent.context, delegate.span),
+    });
     const childAttempt = child.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
     childAttempt.finish();
     child.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: childAttempt }).complete();
@@ -273,10 +369,18 @@ describe('5. a run span that reaches the gateway after its parts is not judged a
     const received = await receivedAtLeast(exporter.spans.length);
     const planner = received.find((s) => s.name === 'invoke_agent planner')?.attributes;
     expect(planner?.['incident.outcome']).toBeDefined();
-    expect(planner?.['incident.outcome'] === 'success' && planner['incident.attempts'] === 0, 'judged as an empty successful run').toBe(false);
+    expect(
+      planner?.['incident.outcome'] === 'success' && planner['incident.attempts'] === 0,
+      'judged as an empty successful run',
+    ).toBe(false);
     if (maxHoldMillis > 1_000) {
       // Held until its run span came: the verdict is the recorder's.
-      expect(planner).toMatchObject({ 'incident.outcome': inProcess.outcome, 'incident.attempts': 1, 'incident.side_effects': 'unsafe', 'incident.retry_safety': inProcess.retrySafety });
+      expect(planner).toMatchObject({
+        'incident.outcome': inProcess.outcome,
+        'incident.attempts': 1,
+        'incident.side_effects': 'unsafe',
+        'incident.retry_safety': inProcess.retrySafety,
+      });
     } else {
       expect(planner).toMatchObject({ 'incident.outcome': 'incomplete', 'incident.facts_complete': false });
       expect(planner?.['incident.missing_facts']).toContain('evidence_truncated');
@@ -305,7 +409,10 @@ describe('6. every span that leaves the gateway is sanitized, judged or not', ()
     const attributes = judged.attributes as Record<string, unknown>;
     attributes['incident.cause.detail'] = `socket_closed ${SECRETS[0]}`;
     attributes['error.type'] = `Bearer ${SECRETS[1]}`;
-    (judged as { status: { code: number; message?: string } }).status = { code: 2, message: `upstream said ${SECRETS[2]}` };
+    (judged as { status: { code: number; message?: string } }).status = {
+      code: 2,
+      message: `upstream said ${SECRETS[2]}`,
+    };
     await send(spans);
     await gateway.flush();
     const raw = Buffer.concat(upstream!.bodies).toString('latin1');

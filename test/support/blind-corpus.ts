@@ -10,13 +10,23 @@ import fc from 'fast-check';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'sanitize');
 /** The corpora, in the order they were written: the first was tuned against, the holdout was not. */
-export const CORPORA = ['blind-corpus', 'blind-corpus-holdout'].filter((name) => existsSync(join(FIXTURES, name, 'secrets.jsonl')));
+export const CORPORA = ['blind-corpus', 'blind-corpus-holdout'].filter((name) =>
+  existsSync(join(FIXTURES, name, 'secrets.jsonl')),
+);
 
 /** Where an entry's text sits in telemetry. */
-export type Carrier = { readonly carrier: 'text'; readonly text: string } | { readonly carrier: 'attribute'; readonly key: string; readonly value: string } | { readonly carrier: 'argv'; readonly argv: readonly string[] };
+export type Carrier =
+  | { readonly carrier: 'text'; readonly text: string }
+  | { readonly carrier: 'attribute'; readonly key: string; readonly value: string }
+  | { readonly carrier: 'argv'; readonly argv: readonly string[] };
 
 /** A secret of the corpus: its template (`shape`), one instance, and where it sits (`{{secret}}` in its carrier). */
-export type SecretEntry = Carrier & { readonly id: string; readonly provider: string; readonly shape: string | null; readonly secret: string };
+export type SecretEntry = Carrier & {
+  readonly id: string;
+  readonly provider: string;
+  readonly shape: string | null;
+  readonly secret: string;
+};
 /** A benign near-miss: nothing in it may be redacted as a secret. */
 export type BenignEntry = Carrier & { readonly id: string; readonly category: string };
 
@@ -78,7 +88,11 @@ function generator(seed: number): () => number {
 export function instanceOf(shape: string, seed: number): string {
   const next = generator(seed);
   return piecesOf(shape)
-    .map((piece) => (typeof piece === 'string' ? piece : Array.from({ length: piece[1] }, () => piece[0][Math.floor(next() * piece[0].length)]).join('')))
+    .map((piece) =>
+      typeof piece === 'string'
+        ? piece
+        : Array.from({ length: piece[1] }, () => piece[0][Math.floor(next() * piece[0].length)]).join(''),
+    )
     .join('');
 }
 
@@ -108,7 +122,13 @@ export function filled(entry: Carrier, secret: string): Carrier {
  * A secret of every shaped entry of every corpus, fresh each draw, in its
  * carrier: what the no-secret properties plant besides the rule table's formats.
  */
-export function blindSecretArbitrary(carrier: Carrier['carrier']): fc.Arbitrary<{ readonly carrier: Carrier; readonly secret: string }> {
+export function blindSecretArbitrary(
+  carrier: Carrier['carrier'],
+): fc.Arbitrary<{ readonly carrier: Carrier; readonly secret: string }> {
   const entries = CORPORA.flatMap(secretsOf).filter((e) => e.carrier === carrier && e.shape !== null);
-  return fc.oneof(...entries.map((entry) => shapeArbitrary(entry.shape!).map((secret) => ({ carrier: filled(entry, secret), secret }))));
+  return fc.oneof(
+    ...entries.map((entry) =>
+      shapeArbitrary(entry.shape!).map((secret) => ({ carrier: filled(entry, secret), secret })),
+    ),
+  );
 }

@@ -24,7 +24,12 @@ export function runOf(attemptCount: number, steps: Step[], extra: Partial<RunFac
   const key = (n: number) => `a${n}`;
   const facts: Fact[] = steps.map((step, i) => {
     const { attempt, at, ...rest } = step;
-    return { ...rest, timeMillis: at ?? (i + 1) * 10, seq: i + 1, attempt: attempt === undefined ? undefined : key(attempt) } as Fact;
+    return {
+      ...rest,
+      timeMillis: at ?? (i + 1) * 10,
+      seq: i + 1,
+      attempt: attempt === undefined ? undefined : key(attempt),
+    } as Fact;
   });
   const attempts: AttemptRecord[] = [];
   for (let n = 1; n <= attemptCount; n += 1) {
@@ -48,9 +53,17 @@ export const on = (attempt: number) => ({
     sideEffects,
     providerExecuted,
   }),
-  exec: (sideEffects: 'read_only' | 'unsafe' | 'unknown'): Step => ({ attempt, kind: 'tool_execution_started', sideEffects }),
+  exec: (sideEffects: 'read_only' | 'unsafe' | 'unknown'): Step => ({
+    attempt,
+    kind: 'tool_execution_started',
+    sideEffects,
+  }),
   execDone: (): Step => ({ attempt, kind: 'tool_execution_completed', startSeen: true }),
-  drop: (): Step => ({ attempt, kind: 'provider_error', error: { kind: 'transport', detail: 'socket_closed', code: 'UND_ERR_SOCKET', retryable: true } }),
+  drop: (): Step => ({
+    attempt,
+    kind: 'provider_error',
+    error: { kind: 'transport', detail: 'socket_closed', code: 'UND_ERR_SOCKET', retryable: true },
+  }),
   api: (detail: 'server_overload' | 'rate_limit' | 'auth', retryable: boolean): Step => ({
     attempt,
     kind: 'provider_error',

@@ -28,7 +28,9 @@ export function steppingClock(start = Date.now()): (() => number) & { advance(ms
 export function createPipeline(options: IncidentSpanProcessorOptions = {}, observers: readonly SpanProcessor[] = []) {
   const exporter = new KeepingExporter();
   const processor = new IncidentSpanProcessor({ sweepIntervalMillis: 0, ...options });
-  const provider = new BasicTracerProvider({ spanProcessors: [processor, new SimpleSpanProcessor(exporter), ...observers] });
+  const provider = new BasicTracerProvider({
+    spanProcessors: [processor, new SimpleSpanProcessor(exporter), ...observers],
+  });
   const tracer = provider.getTracer('test');
   const clock = steppingClock();
   return {
@@ -39,7 +41,14 @@ export function createPipeline(options: IncidentSpanProcessorOptions = {}, obser
     clock,
     /** Starts a run on this pipeline's tracer and clock. */
     startRun(options: Omit<RunRecorderOptions, 'tracer' | 'clock'> = {}): RunRecorder {
-      return RunRecorder.start({ agentName: 'test-agent', providerName: 'openai', model: 'gpt-test', ...options, tracer, clock });
+      return RunRecorder.start({
+        agentName: 'test-agent',
+        providerName: 'openai',
+        model: 'gpt-test',
+        ...options,
+        tracer,
+        clock,
+      });
     },
     spans(): ReadableSpan[] {
       return exporter.spans;

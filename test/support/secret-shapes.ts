@@ -24,7 +24,10 @@ const marked = (body: fc.Arbitrary<string>) => body.map((b) => `Q${b}`);
 export const SECRET_SHAPES: [string, fc.Arbitrary<Planted>][] = [
   ['OpenAI project key', marked(chars(ALNUM + '_-', 24, 40)).map((s) => ({ text: `sk-proj-${s}`, secret: s }))],
   ['OpenAI legacy key', marked(chars(ALNUM, 40, 48)).map((s) => ({ text: `sk-${s}`, secret: s }))],
-  ['OpenAI service account key', marked(chars(ALNUM + '_-', 30, 60)).map((s) => ({ text: `sk-svcacct-${s}`, secret: s }))],
+  [
+    'OpenAI service account key',
+    marked(chars(ALNUM + '_-', 30, 60)).map((s) => ({ text: `sk-svcacct-${s}`, secret: s })),
+  ],
   ['Anthropic key', marked(chars(ALNUM + '_-', 30, 40)).map((s) => ({ text: `sk-ant-api03-${s}`, secret: s }))],
   ['Google API key', marked(chars(ALNUM + '_-', 34, 34)).map((s) => ({ text: `AIza${s}`, secret: s }))],
   ['Google OAuth access token', marked(chars(ALNUM + '_-', 30, 120)).map((s) => ({ text: `ya29.${s}`, secret: s }))],
@@ -46,13 +49,25 @@ export const SECRET_SHAPES: [string, fc.Arbitrary<Planted>][] = [
   ['GitHub token', marked(chars(ALNUM, 35, 40)).map((s) => ({ text: `ghp_${s}`, secret: s }))],
   ['GitLab token', marked(chars(ALNUM + '_-', 20, 30)).map((s) => ({ text: `glpat-${s}`, secret: s }))],
   ['Slack token', marked(chars(ALNUM + '-', 12, 30)).map((s) => ({ text: `xoxb-${s}`, secret: s }))],
-  ['Slack app-level token', fc.tuple(chars(DIGITS, 1, 1), marked(chars(UPPER + DIGITS, 10, 12)), chars(DIGITS, 13, 13), chars('0123456789abcdef', 64, 64)).map(([v, a, n, h]) => ({ text: `xapp-${v}-${a}-${n}-${h}`, secret: h }))],
+  [
+    'Slack app-level token',
+    fc
+      .tuple(
+        chars(DIGITS, 1, 1),
+        marked(chars(UPPER + DIGITS, 10, 12)),
+        chars(DIGITS, 13, 13),
+        chars('0123456789abcdef', 64, 64),
+      )
+      .map(([v, a, n, h]) => ({ text: `xapp-${v}-${a}-${n}-${h}`, secret: h })),
+  ],
   [
     'Slack webhook URL',
-    fc.tuple(chars(UPPER + DIGITS, 8, 10), chars(UPPER + DIGITS, 8, 10), marked(chars(ALNUM, 23, 23))).map(([t, b, s]) => ({
-      text: `https://hooks.slack.com/services/T${t}/B${b}/${s}`,
-      secret: s,
-    })),
+    fc
+      .tuple(chars(UPPER + DIGITS, 8, 10), chars(UPPER + DIGITS, 8, 10), marked(chars(ALNUM, 23, 23)))
+      .map(([t, b, s]) => ({
+        text: `https://hooks.slack.com/services/T${t}/B${b}/${s}`,
+        secret: s,
+      })),
   ],
   ['Stripe key', marked(chars(ALNUM, 20, 30)).map((s) => ({ text: `sk_live_${s}`, secret: s }))],
   ['Hugging Face token', marked(chars(UPPER + LOWER, 33, 33)).map((s) => ({ text: `hf_${s}`, secret: s }))],
@@ -62,63 +77,123 @@ export const SECRET_SHAPES: [string, fc.Arbitrary<Planted>][] = [
   ['PyPI token', marked(chars(ALNUM + '_-', 60, 120)).map((s) => ({ text: `pypi-AgEIcHlwaS5vcmc${s}`, secret: s }))],
   [
     'SendGrid key',
-    fc.tuple(marked(chars(ALNUM + '_-', 21, 21)), chars(ALNUM + '_-', 43, 43)).map(([a, b]) => ({ text: `SG.${a}.${b}`, secret: a })),
+    fc
+      .tuple(marked(chars(ALNUM + '_-', 21, 21)), chars(ALNUM + '_-', 43, 43))
+      .map(([a, b]) => ({ text: `SG.${a}.${b}`, secret: a })),
   ],
   ['Twilio API key', chars('0123456789abcdef', 32, 32).map((s) => ({ text: `SK${s}`, secret: `SK${s}` }))],
   [
     'Telegram bot token',
-    fc.tuple(chars(DIGITS, 8, 10), marked(chars(ALNUM + '_-', 32, 32))).map(([id, s]) => ({ text: `${id}:AA${s}`, secret: s })),
+    fc
+      .tuple(chars(DIGITS, 8, 10), marked(chars(ALNUM + '_-', 32, 32)))
+      .map(([id, s]) => ({ text: `${id}:AA${s}`, secret: s })),
   ],
   [
     'JWT',
-    fc.tuple(marked(chars(ALNUM + '_-', 10, 20)), chars(ALNUM + '_-', 10, 20), chars(ALNUM + '_-', 10, 20)).map(([a, b, c]) => ({
-      text: `eyJ${a}.${b}.${c}`,
-      secret: `${a}.${b}`,
-    })),
+    fc
+      .tuple(marked(chars(ALNUM + '_-', 10, 20)), chars(ALNUM + '_-', 10, 20), chars(ALNUM + '_-', 10, 20))
+      .map(([a, b, c]) => ({
+        text: `eyJ${a}.${b}.${c}`,
+        secret: `${a}.${b}`,
+      })),
   ],
   ['Bearer credentials', marked(chars(ALNUM + '._~+/=-', 16, 40)).map((s) => ({ text: `Bearer ${s}`, secret: s }))],
   ['Basic credentials', marked(chars(ALNUM + '+/=', 16, 40)).map((s) => ({ text: `Basic ${s}`, secret: s }))],
   [
     'ApiKey and Bot authorization schemes',
-    fc.tuple(fc.constantFrom('ApiKey', 'Bot', 'Api-Key'), marked(chars(ALNUM + '_-', 16, 40))).map(([scheme, s]) => ({ text: `Authorization: ${scheme} ${s}`, secret: s })),
+    fc
+      .tuple(fc.constantFrom('ApiKey', 'Bot', 'Api-Key'), marked(chars(ALNUM + '_-', 16, 40)))
+      .map(([scheme, s]) => ({ text: `Authorization: ${scheme} ${s}`, secret: s })),
   ],
   [
     'PEM private key',
-    marked(chars(ALNUM + '+/', 40, 80)).map((s) => ({ text: `-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----`, secret: s })),
+    marked(chars(ALNUM + '+/', 40, 80)).map((s) => ({
+      text: `-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----`,
+      secret: s,
+    })),
   ],
   [
     'PGP private key block',
-    marked(chars(ALNUM + '+/', 40, 80)).map((s) => ({ text: `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${s}\n-----END PGP PRIVATE KEY BLOCK-----`, secret: s })),
+    marked(chars(ALNUM + '+/', 40, 80)).map((s) => ({
+      text: `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${s}\n-----END PGP PRIVATE KEY BLOCK-----`,
+      secret: s,
+    })),
   ],
-  ['URL credentials', marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `https://deploy:${s}@api.example.com/v1/chat`, secret: s }))],
-  ['database URL credentials', marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `postgres://admin:${s}@db.internal:5432/app`, secret: s }))],
-  ['URL password without a user', marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `redis://:${s}@cache:6379/0`, secret: s }))],
+  [
+    'URL credentials',
+    marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `https://deploy:${s}@api.example.com/v1/chat`, secret: s })),
+  ],
+  [
+    'database URL credentials',
+    marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `postgres://admin:${s}@db.internal:5432/app`, secret: s })),
+  ],
+  [
+    'URL password without a user',
+    marked(chars(ALNUM, 12, 24)).map((s) => ({ text: `redis://:${s}@cache:6379/0`, secret: s })),
+  ],
   [
     'URL password holding a slash',
-    fc.tuple(marked(chars(ALNUM, 6, 12)), chars(ALNUM, 6, 12)).map(([a, b]) => ({ text: `https://bot:${a}/${b}@example.com/hook`, secret: a })),
+    fc
+      .tuple(marked(chars(ALNUM, 6, 12)), chars(ALNUM, 6, 12))
+      .map(([a, b]) => ({ text: `https://bot:${a}/${b}@example.com/hook`, secret: a })),
   ],
-  ['token as the URL user, host without a TLD', marked(chars(ALNUM + '_', 30, 40)).map((s) => ({ text: `https://ghp_${s}@gitserver/org/repo.git`, secret: s }))],
-  ['URL query key', marked(chars(ALNUM + '-_', 12, 24)).map((s) => ({ text: `https://api.example.com/v1/models?api_key=${s}&x=1`, secret: s }))],
+  [
+    'token as the URL user, host without a TLD',
+    marked(chars(ALNUM + '_', 30, 40)).map((s) => ({ text: `https://ghp_${s}@gitserver/org/repo.git`, secret: s })),
+  ],
+  [
+    'URL query key',
+    marked(chars(ALNUM + '-_', 12, 24)).map((s) => ({
+      text: `https://api.example.com/v1/models?api_key=${s}&x=1`,
+      secret: s,
+    })),
+  ],
   [
     'assignment',
     fc
-      .tuple(fc.constantFrom('api_key', 'token', 'password', 'secret', 'auth_token'), fc.constantFrom('=', ': ', '="'), marked(chars(ALNUM + '!#$%', 12, 24)))
+      .tuple(
+        fc.constantFrom('api_key', 'token', 'password', 'secret', 'auth_token'),
+        fc.constantFrom('=', ': ', '="'),
+        marked(chars(ALNUM + '!#$%', 12, 24)),
+      )
       .map(([key, op, s]) => ({ text: `${key}${op}${s}`, secret: s })),
   ],
   [
     'assignment to a prefixed name',
     fc
-      .tuple(fc.constantFrom('DB_PASSWORD', 'GITHUB_TOKEN', 'client_secret', 'OPENAI_API_KEY', 'app.secret', 'clientSecret', 'REFRESH_TOKEN'), fc.constantFrom('=', ': ', '="'), marked(chars(ALNUM + '!#$%', 12, 24)))
+      .tuple(
+        fc.constantFrom(
+          'DB_PASSWORD',
+          'GITHUB_TOKEN',
+          'client_secret',
+          'OPENAI_API_KEY',
+          'app.secret',
+          'clientSecret',
+          'REFRESH_TOKEN',
+        ),
+        fc.constantFrom('=', ': ', '="'),
+        marked(chars(ALNUM + '!#$%', 12, 24)),
+      )
       .map(([key, op, s]) => ({ text: `${key}${op}${s}`, secret: s })),
   ],
-  ['.npmrc auth token', marked(chars(ALNUM + '-', 20, 36)).map((s) => ({ text: `//registry.npmjs.org/:_authToken=${s}`, secret: s }))],
+  [
+    '.npmrc auth token',
+    marked(chars(ALNUM + '-', 20, 36)).map((s) => ({ text: `//registry.npmjs.org/:_authToken=${s}`, secret: s })),
+  ],
   [
     'JSON-escaped key and value',
-    fc.tuple(fc.constantFrom('api_key', 'password', 'token'), marked(chars(ALNUM, 12, 24))).map(([key, s]) => ({ text: `{\\"${key}\\": \\"${s}\\"}`, secret: s })),
+    fc
+      .tuple(fc.constantFrom('api_key', 'password', 'token'), marked(chars(ALNUM, 12, 24)))
+      .map(([key, s]) => ({ text: `{\\"${key}\\": \\"${s}\\"}`, secret: s })),
   ],
   [
     'command-line flag',
-    fc.tuple(fc.constantFrom('--password ', '--password=', '--api-key ', '--token=', '--db-password '), marked(chars(ALNUM, 6, 24))).map(([flag, s]) => ({ text: `deploy ${flag}${s} --verbose`, secret: s })),
+    fc
+      .tuple(
+        fc.constantFrom('--password ', '--password=', '--api-key ', '--token=', '--db-password '),
+        marked(chars(ALNUM, 6, 24)),
+      )
+      .map(([flag, s]) => ({ text: `deploy ${flag}${s} --verbose`, secret: s })),
   ],
   [
     'e-mail address',
@@ -134,5 +209,11 @@ export const SECRET_SHAPES: [string, fc.Arbitrary<Planted>][] = [
       secret: `${root}${user}`,
     })),
   ],
-  ['Windows profile directory', marked(chars(LOWER + DIGITS, 8, 16)).map((user) => ({ text: `C:\\Users\\${user}\\AppData\\key.pem`, secret: `\\${user}\\` }))],
+  [
+    'Windows profile directory',
+    marked(chars(LOWER + DIGITS, 8, 16)).map((user) => ({
+      text: `C:\\Users\\${user}\\AppData\\key.pem`,
+      secret: `\\${user}\\`,
+    })),
+  ],
 ];

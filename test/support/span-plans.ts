@@ -14,17 +14,33 @@ import { SECRET_SHAPES } from './secret-shapes.js';
 
 const secretKinds = SECRET_SHAPES.map(([, shape]) => shape);
 /** Lines of text from the blind corpora (test/fixtures/sanitize/blind-corpus*), fresh secrets drawn from their shapes. */
-const blindText: fc.Arbitrary<Planted> = blindSecretArbitrary('text').map(({ carrier, secret }) => ({ text: carrier.carrier === 'text' ? carrier.text : '', secret }));
+const blindText: fc.Arbitrary<Planted> = blindSecretArbitrary('text').map(({ carrier, secret }) => ({
+  text: carrier.carrier === 'text' ? carrier.text : '',
+  secret,
+}));
 /** Attributes of the blind corpora: a key that names (or not) the secret in its value. */
 const blindAttribute: fc.Arbitrary<[string, Planted]> = blindSecretArbitrary('attribute').map(({ carrier, secret }) =>
-  carrier.carrier === 'attribute' ? [carrier.key, { text: carrier.value, secret }] : ['app.note', { text: '', secret: '' }],
+  carrier.carrier === 'attribute'
+    ? [carrier.key, { text: carrier.value, secret }]
+    : ['app.note', { text: '', secret: '' }],
 );
 /** Argv arrays of the blind corpora (`process.command_args`): a flag and its secret as separate items. */
-const blindArgv: fc.Arbitrary<{ items: string[]; secret: string }> = blindSecretArbitrary('argv').map(({ carrier, secret }) => ({ items: carrier.carrier === 'argv' ? [...carrier.argv] : [], secret }));
+const blindArgv: fc.Arbitrary<{ items: string[]; secret: string }> = blindSecretArbitrary('argv').map(
+  ({ carrier, secret }) => ({ items: carrier.carrier === 'argv' ? [...carrier.argv] : [], secret }),
+);
 /** Secrets of the rule table's formats and of every shape of the blind corpora, as often as each other. */
 const planted = fc.oneof(fc.oneof(...secretKinds), blindText);
 const DELIMITERS = [' ', '"', '\n', '(', ',', "'", '\t', ' = '];
-const filler = fc.constantFrom('', 'request failed:', 'calling provider', 'see', 'error at', 'cause:', 'UND_ERR_SOCKET', '{"headers":{');
+const filler = fc.constantFrom(
+  '',
+  'request failed:',
+  'calling provider',
+  'see',
+  'error at',
+  'cause:',
+  'UND_ERR_SOCKET',
+  '{"headers":{',
+);
 /** Text with one secret inside, delimited as logs and messages delimit them. */
 export const carrying = fc
   .tuple(filler, fc.constantFrom(...DELIMITERS), planted, fc.constantFrom(...DELIMITERS), filler)
@@ -82,7 +98,18 @@ export interface SpanPlan {
   readonly children: SpanPlan[];
 }
 
-const SPAN_NAMES = ['invoke_agent', 'chat', 'execute_tool', 'ai.streamText', 'ai.streamText.doStream', 'ai.toolCall', 'LLM', 'AGENT', 'openai.chat', 'HTTP POST'];
+const SPAN_NAMES = [
+  'invoke_agent',
+  'chat',
+  'execute_tool',
+  'ai.streamText',
+  'ai.streamText.doStream',
+  'ai.toolCall',
+  'LLM',
+  'AGENT',
+  'openai.chat',
+  'HTTP POST',
+];
 const OPERATIONS: Record<string, Attributes> = {
   invoke_agent: { 'gen_ai.operation.name': 'invoke_agent' },
   chat: { 'gen_ai.operation.name': 'chat' },
@@ -101,7 +128,10 @@ const spanWith = (children: fc.Arbitrary<SpanPlan[]>): fc.Arbitrary<SpanPlan> =>
         carrying.map((c) => ({ name: `execute_tool ${c.text}`, nameSecret: c.secret })),
       ),
       attributes: fc.array(
-        fc.tuple(fc.constantFrom(...KEYS), fc.oneof(carrying, fc.array(carrying, { minLength: 1, maxLength: 3 }), fc.integer())),
+        fc.tuple(
+          fc.constantFrom(...KEYS),
+          fc.oneof(carrying, fc.array(carrying, { minLength: 1, maxLength: 3 }), fc.integer()),
+        ),
         { maxLength: 5 },
       ),
       named: fc.array(blindAttribute, { maxLength: 2 }),
@@ -109,15 +139,17 @@ const spanWith = (children: fc.Arbitrary<SpanPlan[]>): fc.Arbitrary<SpanPlan> =>
       events: fc.array(
         fc.record({
           naming: fc.oneof(
-            fc.constantFrom('agent_incidents.provider_progress', 'gen_ai.content.prompt', 'log').map((name) => ({ name, nameSecret: undefined })),
+            fc
+              .constantFrom('agent_incidents.provider_progress', 'gen_ai.content.prompt', 'log')
+              .map((name) => ({ name, nameSecret: undefined })),
             carrying.map((c) => ({ name: c.text, nameSecret: c.secret })),
           ),
           attributes: fc.array(fc.tuple(fc.constantFrom(...KEYS, 'message', 'body'), carrying), { maxLength: 2 }),
         }),
         { maxLength: 2 },
       ),
-    exception: fc.option(fc.record({ message: carrying, stack: carrying }), { nil: undefined }),
-    status: fc.option(carrying, { nil: undefined }),
+      exception: fc.option(fc.record({ message: carrying, stack: carrying }), { nil: undefined }),
+      status: fc.option(carrying, { nil: undefined }),
       linkAttribute: fc.option(carrying, { nil: undefined }),
       children,
     })
@@ -146,8 +178,6 @@ export function secretsOf(plan: SpanPlan): string[] {
   ];
 }
 
-
-
 export function play(tracer: Tracer, plan: SpanPlan, parent: Span | undefined, linkTo: Span | undefined): void {
   const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
   const attributes: Attributes = { ...(OPERATIONS[plan.name] ?? {}) };
@@ -156,9 +186,13 @@ export function play(tracer: Tracer, plan: SpanPlan, parent: Span | undefined, l
   }
   for (const [key, value] of plan.named) attributes[key] = value.text;
   if (plan.argv) attributes['process.command_args'] = plan.argv.items;
-  const links = linkTo && plan.linkAttribute ? [{ context: linkTo.spanContext(), attributes: { note: plan.linkAttribute.text } }] : [];
+  const links =
+    linkTo && plan.linkAttribute
+      ? [{ context: linkTo.spanContext(), attributes: { note: plan.linkAttribute.text } }]
+      : [];
   const span = tracer.startSpan(plan.name, { attributes, links }, ctx);
-  for (const event of plan.events) span.addEvent(event.name, Object.fromEntries(event.attributes.map(([k, p]) => [k, p.text])));
+  for (const event of plan.events)
+    span.addEvent(event.name, Object.fromEntries(event.attributes.map(([k, p]) => [k, p.text])));
   if (plan.exception) {
     const error = new Error(plan.exception.message.text);
     error.stack = `Error: ${plan.exception.message.text}\n    at handler (${plan.exception.stack.text}:10:5)\n    at run (/srv/app/index.js:1:1)`;
@@ -168,4 +202,3 @@ export function play(tracer: Tracer, plan: SpanPlan, parent: Span | undefined, l
   for (const child of plan.children) play(tracer, child, span, span);
   span.end();
 }
-

@@ -15,7 +15,11 @@ import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
  * may answer a request by its decoded spans: a status to refuse it with, or
  * undefined to take it.
  */
-export async function startUpstream(statuses: number[] = [], port = 0, refuse?: (spans: DecodedSpan[]) => number | undefined) {
+export async function startUpstream(
+  statuses: number[] = [],
+  port = 0,
+  refuse?: (spans: DecodedSpan[]) => number | undefined,
+) {
   const received: DecodedSpan[] = [];
   const bodies: Buffer[] = [];
   let requests = 0;
@@ -27,7 +31,9 @@ export async function startUpstream(statuses: number[] = [], port = 0, refuse?: 
       const body = Buffer.concat(chunks);
       const decode = (): DecodedSpan[] => {
         const json = (request.headers['content-type'] ?? '').startsWith('application/json');
-        return decodeOtlpJsonSpans(json ? (JSON.parse(body.toString('utf8')) as unknown) : decodeExportTraceRequest(body));
+        return decodeOtlpJsonSpans(
+          json ? (JSON.parse(body.toString('utf8')) as unknown) : decodeExportTraceRequest(body),
+        );
       };
       let status = statuses.shift();
       let spans: DecodedSpan[] | undefined;

@@ -77,7 +77,10 @@ interface Collected {
 }
 
 /** Reads a `streamText` result to the end, keeping errors whether they arrive as a part or are thrown. */
-async function collect(result: { readonly fullStream: AsyncIterable<TextStreamPart<ToolSet>> }, onText?: () => void): Promise<Collected> {
+async function collect(
+  result: { readonly fullStream: AsyncIterable<TextStreamPart<ToolSet>> },
+  onText?: () => void,
+): Promise<Collected> {
   let text = '';
   let reasoning = '';
   const order: string[] = [];
@@ -116,145 +119,177 @@ function bashTool(ran: unknown[]) {
 /** Streams a prompt; errors are asserted on, so the SDK's default console logging is turned off. */
 function stream(model: LanguageModel, options: { maxRetries: number; abortSignal?: AbortSignal; ran?: unknown[] }) {
   const { ran, ...rest } = options;
-  return streamText({ model, prompt: 'Hi', onError: () => {}, ...(ran === undefined ? {} : { tools: { bash: bashTool(ran) } }), ...rest });
+  return streamText({
+    model,
+    prompt: 'Hi',
+    onError: () => {},
+    ...(ran === undefined ? {} : { tools: { bash: bashTool(ran) } }),
+    ...rest,
+  });
 }
 
-describe.each(DIALECTS)('$dialect through the ai SDK', ({ dialect, model, reasoning, errorEventMessage, authHeader }) => {
-  it('streams reasoning and text deltas and records the request', async () => {
-    provider.enqueue(reply.script({ type: 'reasoning', text: ['Thinking', ' hard'] }, { type: 'text', text: ['Hel', 'lo'] }));
-    const got = await collect(stream(model(provider), { maxRetries: 0 }));
-    expect(got.error).toBeUndefined();
-    expect(got.order).toEqual(expect.arrayContaining(['text:Hel', 'text:lo', 'finish']));
-    expect(got.text).toBe('Hello');
-    expect(got.reasoning).toBe(reasoning ? 'Thinking hard' : '');
-    const [request] = provider.requests;
-    expect(request).toMatchObject({ dialect, method: 'POST', stream: true, aborted: false, end: 'finished' });
-    expect(request?.headers[authHeader[0]]).toBe(authHeader[1]);
-    expect(request?.body).toMatchObject({ model: expect.any(String), stream: true });
-  });
+describe.each(DIALECTS)(
+  '$dialect through the ai SDK',
+  ({ dialect, model, reasoning, errorEventMessage, authHeader }) => {
+    it('streams reasoning and text deltas and records the request', async () => {
+      provider.enqueue(
+        reply.script({ type: 'reasoning', text: ['Thinking', ' hard'] }, { type: 'text', text: ['Hel', 'lo'] }),
+      );
+      const got = await collect(stream(model(provider), { maxRetries: 0 }));
+      expect(got.error).toBeUndefined();
+      expect(got.order).toEqual(expect.arrayContaining(['text:Hel', 'text:lo', 'finish']));
+      expect(got.text).toBe('Hello');
+      expect(got.reasoning).toBe(reasoning ? 'Thinking hard' : '');
+      const [request] = provider.requests;
+      expect(request).toMatchObject({ dialect, method: 'POST', stream: true, aborted: false, end: 'finished' });
+      expect(request?.headers[authHeader[0]]).toBe(authHeader[1]);
+      expect(request?.body).toMatchObject({ model: expect.any(String), stream: true });
+    });
 
-  it('a socket destroyed after text reaches the client as an UND_ERR_SOCKET error, after the text', async () => {
-    provider.enqueue(reply.script({ type: 'text', text: 'Hello' }, { type: 'destroy' }));
-    const got = await collect(stream(model(provider), { maxRetries: 0 }));
-    expect(got.order.indexOf('text:Hello')).toBeGreaterThanOrEqual(0);
-    expect(got.order.at(-1)).toBe('thrown');
-    expect(causeWithCode(got.error, 'UND_ERR_SOCKET')).toEqual({ code: 'UND_ERR_SOCKET', name: 'SocketError' });
-    expect(messageOf((got.error as { cause?: unknown }).cause)).toBe('terminated');
-    await provider.settled();
-    expect(provider.requests[0]).toMatchObject({ aborted: false, end: 'destroyed' });
-  });
+    it('a socket destroyed after text reaches the client as an UND_ERR_SOCKET error, after the text', async () => {
+      provider.enqueue(reply.script({ type: 'text', text: 'Hello' }, { type: 'destroy' }));
+      const got = await collect(stream(model(provider), { maxRetries: 0 }));
+      expect(got.order.indexOf('text:Hello')).toBeGreaterThanOrEqual(0);
+      expect(got.order.at(-1)).toBe('thrown');
+      expect(causeWithCode(got.error, 'UND_ERR_SOCKET')).toEqual({ code: 'UND_ERR_SOCKET', name: 'SocketError' });
+      expect(messageOf((got.error as { cause?: unknown }).cause)).toBe('terminated');
+      await provider.settled();
+      expect(provider.requests[0]).toMatchObject({ aborted: false, end: 'destroyed' });
+    });
 
-  it('a stall before the first byte ends when the client aborts, and is recorded as aborted', async () => {
-    provider.enqueue(reply.stall());
-    const abort = new AbortController();
-    const result = stream(model(provider), { maxRetries: 0, abortSignal: abort.signal });
-    const collecting = collect(result);
-    await vi.waitFor(() => expect(provider.requests).toHaveLength(1));
-    abort.abort();
-    const got = await collecting;
-    expect(got.order).toContain('abort');
-    expect(got.text).toBe('');
-    await provider.settled();
-    expect(provider.requests[0]).toMatchObject({ aborted: true, end: 'client-aborted' });
-  });
+    it('a stall before the first byte ends when the client aborts, and is recorded as aborted', async () => {
+      provider.enqueue(reply.stall());
+      const abort = new AbortController();
+      const result = stream(model(provider), { maxRetries: 0, abortSignal: abort.signal });
+      const collecting = collect(result);
+      await vi.waitFor(() => expect(provider.requests).toHaveLength(1));
+      abort.abort();
+      const got = await collecting;
+      expect(got.order).toContain('abort');
+      expect(got.text).toBe('');
+      await provider.settled();
+      expect(provider.requests[0]).toMatchObject({ aborted: true, end: 'client-aborted' });
+    });
 
-  it('a mid-stream stall ends when the client aborts, after the text arrived', async () => {
-    provider.enqueue(reply.script({ type: 'text', text: 'Hello' }, { type: 'stall' }));
-    const abort = new AbortController();
-    const got = await collect(stream(model(provider), { maxRetries: 0, abortSignal: abort.signal }), () => abort.abort());
-    expect(got.text).toBe('Hello');
-    expect(got.order.at(-1)).toBe('abort');
-    await provider.settled();
-    expect(provider.requests[0]).toMatchObject({ aborted: true, end: 'client-aborted' });
-  });
+    it('a mid-stream stall ends when the client aborts, after the text arrived', async () => {
+      provider.enqueue(reply.script({ type: 'text', text: 'Hello' }, { type: 'stall' }));
+      const abort = new AbortController();
+      const got = await collect(stream(model(provider), { maxRetries: 0, abortSignal: abort.signal }), () =>
+        abort.abort(),
+      );
+      expect(got.text).toBe('Hello');
+      expect(got.order.at(-1)).toBe('abort');
+      await provider.settled();
+      expect(provider.requests[0]).toMatchObject({ aborted: true, end: 'client-aborted' });
+    });
 
-  it.each<{ readonly name: string; readonly first: Reply }>([
-    { name: '503', first: { status: 503, headers: { 'retry-after': '0' } } },
-    { name: '429 with retry-after 0', first: { status: 429, headers: { 'retry-after': '0' } } },
-  ])('$name then 200 with maxRetries 1 yields the text after 2 requests, at once', async ({ first }) => {
-    provider.enqueue(first, reply.text('Recovered'));
-    const started = performance.now();
-    const got = await collect(stream(model(provider), { maxRetries: 1 }));
-    // Without the header the SDK would back off 2 s first.
-    expect(performance.now() - started).toBeLessThan(1000);
-    expect(got.error).toBeUndefined();
-    expect(got.text).toBe('Recovered');
-    expect(provider.requests.map((r) => r.end)).toEqual(['http-error', 'finished']);
-  });
+    it.each<{ readonly name: string; readonly first: Reply }>([
+      { name: '503', first: { status: 503, headers: { 'retry-after': '0' } } },
+      { name: '429 with retry-after 0', first: { status: 429, headers: { 'retry-after': '0' } } },
+    ])('$name then 200 with maxRetries 1 yields the text after 2 requests, at once', async ({ first }) => {
+      provider.enqueue(first, reply.text('Recovered'));
+      const started = performance.now();
+      const got = await collect(stream(model(provider), { maxRetries: 1 }));
+      // Without the header the SDK would back off 2 s first.
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(got.error).toBeUndefined();
+      expect(got.text).toBe('Recovered');
+      expect(provider.requests.map((r) => r.end)).toEqual(['http-error', 'finished']);
+    });
 
-  it('400 insufficient quota is not retried and the error says 400', async () => {
-    provider.enqueue(reply.insufficientQuota(), reply.text('never sent'));
-    const got = await collect(stream(model(provider), { maxRetries: 2 }));
-    expect(APICallError.isInstance(got.error)).toBe(true);
-    expect(got.error).toMatchObject({ statusCode: 400, isRetryable: false });
-    expect(messageOf(got.error)).toMatch(dialect === 'messages' ? /credit balance is too low/ : /exceeded your current quota/);
-    expect(provider.requests).toHaveLength(1);
-  });
+    it('400 insufficient quota is not retried and the error says 400', async () => {
+      provider.enqueue(reply.insufficientQuota(), reply.text('never sent'));
+      const got = await collect(stream(model(provider), { maxRetries: 2 }));
+      expect(APICallError.isInstance(got.error)).toBe(true);
+      expect(got.error).toMatchObject({ statusCode: 400, isRetryable: false });
+      expect(messageOf(got.error)).toMatch(
+        dialect === 'messages' ? /credit balance is too low/ : /exceeded your current quota/,
+      );
+      expect(provider.requests).toHaveLength(1);
+    });
 
-  it('a streamed tool call is parsed with its name and input, and the tool runs', async () => {
-    provider.enqueue(reply.toolCall('bash', { command: 'ls -la' }));
-    const ran: unknown[] = [];
-    const result = stream(model(provider), { maxRetries: 0, ran });
-    const got = await collect(result);
-    expect(got.error).toBeUndefined();
-    expect(got.order).toEqual(expect.arrayContaining(['tool-input-start', 'tool-input-delta', 'tool-call', 'tool-result']));
-    const [call] = await result.toolCalls;
-    expect(call).toMatchObject({ toolName: 'bash', input: { command: 'ls -la' } });
-    expect(ran).toEqual([{ command: 'ls -la' }]);
-    expect(await result.finishReason).toBe('tool-calls');
-  });
+    it('a streamed tool call is parsed with its name and input, and the tool runs', async () => {
+      provider.enqueue(reply.toolCall('bash', { command: 'ls -la' }));
+      const ran: unknown[] = [];
+      const result = stream(model(provider), { maxRetries: 0, ran });
+      const got = await collect(result);
+      expect(got.error).toBeUndefined();
+      expect(got.order).toEqual(
+        expect.arrayContaining(['tool-input-start', 'tool-input-delta', 'tool-call', 'tool-result']),
+      );
+      const [call] = await result.toolCalls;
+      expect(call).toMatchObject({ toolName: 'bash', input: { command: 'ls -la' } });
+      expect(ran).toEqual([{ command: 'ls -la' }]);
+      expect(await result.finishReason).toBe('tool-calls');
+    });
 
-  it('a partial tool call then destroy never calls the tool and fails with UND_ERR_SOCKET', async () => {
-    provider.enqueue(reply.script({ type: 'partial-tool-call', name: 'bash', arguments: '{"command":"rm -' }, { type: 'destroy' }));
-    const ran: unknown[] = [];
-    const got = await collect(stream(model(provider), { maxRetries: 0, ran }));
-    expect(got.order).toContain('tool-input-delta');
-    expect(got.order).not.toContain('tool-call');
-    expect(ran).toEqual([]);
-    expect(causeWithCode(got.error, 'UND_ERR_SOCKET')).toBeDefined();
-  });
+    it('a partial tool call then destroy never calls the tool and fails with UND_ERR_SOCKET', async () => {
+      provider.enqueue(
+        reply.script({ type: 'partial-tool-call', name: 'bash', arguments: '{"command":"rm -' }, { type: 'destroy' }),
+      );
+      const ran: unknown[] = [];
+      const got = await collect(stream(model(provider), { maxRetries: 0, ran }));
+      expect(got.order).toContain('tool-input-delta');
+      expect(got.order).not.toContain('tool-call');
+      expect(ran).toEqual([]);
+      expect(causeWithCode(got.error, 'UND_ERR_SOCKET')).toBeDefined();
+    });
 
-  it('a provider error event after text reaches the client as an error part', async () => {
-    provider.enqueue(reply.script({ type: 'text', text: 'Hello' }, { type: 'error' }));
-    const got = await collect(stream(model(provider), { maxRetries: 0 }));
-    expect(got.text).toBe('Hello');
-    expect(got.order).toContain('error');
-    expect(got.order).not.toContain('thrown');
-    expect(got.order.indexOf('text:Hello')).toBeLessThan(got.order.indexOf('error'));
-    expect(messageOf(got.error)).toBe(errorEventMessage);
-    await provider.settled();
-    expect(provider.requests[0]?.end).toBe('provider-error');
-  });
+    it('a provider error event after text reaches the client as an error part', async () => {
+      provider.enqueue(reply.script({ type: 'text', text: 'Hello' }, { type: 'error' }));
+      const got = await collect(stream(model(provider), { maxRetries: 0 }));
+      expect(got.text).toBe('Hello');
+      expect(got.order).toContain('error');
+      expect(got.order).not.toContain('thrown');
+      expect(got.order.indexOf('text:Hello')).toBeLessThan(got.order.indexOf('error'));
+      expect(messageOf(got.error)).toBe(errorEventMessage);
+      await provider.settled();
+      expect(provider.requests[0]?.end).toBe('provider-error');
+    });
 
-  it('generateText reads a whole (non-streaming) answer', async () => {
-    provider.enqueue(reply.script({ type: 'reasoning', text: 'Hmm' }, { type: 'text', text: ['Hel', 'lo'] }));
-    const result = await generateText({ model: model(provider), prompt: 'Hi', maxRetries: 0 });
-    expect(result.text).toBe('Hello');
-    expect(result.reasoningText).toBe(reasoning ? 'Hmm' : undefined);
-    expect(result.finishReason).toBe('stop');
-    expect(provider.requests[0]).toMatchObject({ dialect, stream: false, end: 'finished' });
-  });
+    it('generateText reads a whole (non-streaming) answer', async () => {
+      provider.enqueue(reply.script({ type: 'reasoning', text: 'Hmm' }, { type: 'text', text: ['Hel', 'lo'] }));
+      const result = await generateText({ model: model(provider), prompt: 'Hi', maxRetries: 0 });
+      expect(result.text).toBe('Hello');
+      expect(result.reasoningText).toBe(reasoning ? 'Hmm' : undefined);
+      expect(result.finishReason).toBe('stop');
+      expect(provider.requests[0]).toMatchObject({ dialect, stream: false, end: 'finished' });
+    });
 
-  it('generateText runs a tool call from a whole answer', async () => {
-    provider.enqueue(reply.toolCall('bash', { command: 'pwd' }));
-    const ran: unknown[] = [];
-    const result = await generateText({ model: model(provider), prompt: 'Hi', maxRetries: 0, tools: { bash: bashTool(ran) } });
-    expect(result.toolCalls).toMatchObject([{ toolName: 'bash', input: { command: 'pwd' } }]);
-    expect(result.finishReason).toBe('tool-calls');
-    expect(ran).toEqual([{ command: 'pwd' }]);
-  });
-});
+    it('generateText runs a tool call from a whole answer', async () => {
+      provider.enqueue(reply.toolCall('bash', { command: 'pwd' }));
+      const ran: unknown[] = [];
+      const result = await generateText({
+        model: model(provider),
+        prompt: 'Hi',
+        maxRetries: 0,
+        tools: { bash: bashTool(ran) },
+      });
+      expect(result.toolCalls).toMatchObject([{ toolName: 'bash', input: { command: 'pwd' } }]);
+      expect(result.finishReason).toBe('tool-calls');
+      expect(ran).toEqual([{ command: 'pwd' }]);
+    });
+  },
+);
 
 describe('the openai SDK on chat completions', () => {
   const client = (): OpenAI => new OpenAI({ baseURL: provider.baseURL, apiKey: 'test', maxRetries: 0 });
   const create = (signal?: AbortSignal) =>
     client().chat.completions.create(
-      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } },
+      {
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      },
       { signal },
     );
 
   /** Reads a stream; keeps the content deltas and what it threw. */
-  async function read(signal?: AbortSignal, onContent?: () => void): Promise<{ content: string; usage: unknown; error: unknown }> {
+  async function read(
+    signal?: AbortSignal,
+    onContent?: () => void,
+  ): Promise<{ content: string; usage: unknown; error: unknown }> {
     let content = '';
     let usage: unknown;
     try {
@@ -311,10 +346,25 @@ describe('the openai SDK on chat completions', () => {
     expect(provider.requests[0]).toMatchObject({ aborted: true, end: 'client-aborted' });
   });
 
-  it.each<{ readonly first: Reply; readonly errorClass: new (...args: never[]) => Error; readonly status: number; readonly message: RegExp }>([
+  it.each<{
+    readonly first: Reply;
+    readonly errorClass: new (...args: never[]) => Error;
+    readonly status: number;
+    readonly message: RegExp;
+  }>([
     { first: reply.status(503), errorClass: OpenAI.InternalServerError, status: 503, message: /^503 / },
-    { first: reply.status(429, { 'retry-after': '0' }), errorClass: OpenAI.RateLimitError, status: 429, message: /^429 / },
-    { first: reply.insufficientQuota(), errorClass: OpenAI.BadRequestError, status: 400, message: /^400 You exceeded your current quota/ },
+    {
+      first: reply.status(429, { 'retry-after': '0' }),
+      errorClass: OpenAI.RateLimitError,
+      status: 429,
+      message: /^429 /,
+    },
+    {
+      first: reply.insufficientQuota(),
+      errorClass: OpenAI.BadRequestError,
+      status: 400,
+      message: /^400 You exceeded your current quota/,
+    },
   ])('HTTP $status is a $errorClass.name', async ({ first, errorClass, status, message }) => {
     provider.enqueue(first);
     const { error } = await read();
@@ -324,7 +374,12 @@ describe('the openai SDK on chat completions', () => {
   });
 
   it('a provider error event after text throws an APIError with the message', async () => {
-    provider.enqueue(reply.script({ type: 'text', text: 'Hello' }, { type: 'error', error: { message: 'Upstream went away', code: 'server_error' } }));
+    provider.enqueue(
+      reply.script(
+        { type: 'text', text: 'Hello' },
+        { type: 'error', error: { message: 'Upstream went away', code: 'server_error' } },
+      ),
+    );
     const got = await read();
     expect(got.content).toBe('Hello');
     expect(got.error).toBeInstanceOf(OpenAI.APIError);
@@ -345,7 +400,10 @@ describe('the openai SDK on chat completions', () => {
     }
     expect({ name, args: JSON.parse(args) as unknown }).toEqual({ name: 'bash', args: { command: 'ls' } });
     expect(deltas).toBeGreaterThan(2);
-    const whole = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] });
+    const whole = await client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     expect(whole.choices[0]).toMatchObject({
       finish_reason: 'tool_calls',
       message: { tool_calls: [{ type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },

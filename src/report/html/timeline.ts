@@ -44,7 +44,13 @@ function itemRow(item: TimelineItem, scaleMillis: number): Html {
   const kind = item.kind === 'tool' ? 'tool' : 'attempt';
   const sideEffects = hasSideEffects(item);
   const sideClass = isOneOf(TOOL_SIDE_EFFECTS, item.sideEffects) ? item.sideEffects : 'unknown';
-  const classes = ['tl-item', `tl-${kind}`, open ? 'is-open' : `is-${status}`, item.broke === true && 'is-broke', sideEffects && 'has-side-effects']
+  const classes = [
+    'tl-item',
+    `tl-${kind}`,
+    open ? 'is-open' : `is-${status}`,
+    item.broke === true && 'is-broke',
+    sideEffects && 'has-side-effects',
+  ]
     .filter(Boolean)
     .join(' ');
   const left = percent((start / scaleMillis) * 100);
@@ -53,14 +59,20 @@ function itemRow(item: TimelineItem, scaleMillis: number): Html {
     item.broke === true && html`<span class="mark mark-broke">✕ broke here</span>`,
     sideEffects && html`<span class="mark mark-side se-${sideClass}">⚠ side effects: ${item.sideEffects}</span>`,
     open && html`<span class="mark mark-open">◌ never ended</span>`,
-    status === 'error' && html`<span class="mark mark-error">failed${item.cause ? html`: <code>${item.cause}</code>` : ''}</span>`,
+    status === 'error' &&
+      html`<span class="mark mark-error">failed${item.cause ? html`: <code>${item.cause}</code>` : ''}</span>`,
   ].filter(Boolean);
   return html`<li class="${classes}" data-span-id="${item.spanId}">
-<span class="tl-label"><span class="tl-kind">${kind === 'tool' ? 'tool' : 'attempt'}</span> <span class="tl-name" title="span ${item.spanId}">${item.name || '(unnamed)'}</span></span>
-<span class="tl-track" aria-hidden="true"><span class="tl-bar" style="left:${left};width:max(3px,${width})"></span></span>
-<span class="tl-time">+${formatMillis(start)} · ${open ? 'open' : formatMillis(duration)}</span>
-${notes.length > 0 ? html`<span class="tl-notes">${notes.map((n) => [n, ' '])}</span>` : ''}
-</li>`;
+    <span class="tl-label"
+      ><span class="tl-kind">${kind === 'tool' ? 'tool' : 'attempt'}</span>
+      <span class="tl-name" title="span ${item.spanId}">${item.name || '(unnamed)'}</span></span
+    >
+    <span class="tl-track" aria-hidden="true"
+      ><span class="tl-bar" style="left:${left};width:max(3px,${width})"></span
+    ></span>
+    <span class="tl-time">+${formatMillis(start)} · ${open ? 'open' : formatMillis(duration)}</span>
+    ${notes.length > 0 ? html`<span class="tl-notes">${notes.map((n) => [n, ' '])}</span>` : ''}
+  </li>`;
 }
 
 /**
@@ -87,15 +99,29 @@ export function renderTimeline(run: ReportRun, headingId: string): Html {
   }
   const scale = timelineScale(run);
   // What was seen, without the room left after an item that never ended.
-  const seen = run.timeline.reduce((end, i) => Math.max(end, nonNegative(i.startOffsetMillis) + nonNegative(i.durationMillis)), nonNegative(run.durationMillis));
-  const openEnded = run.durationMillis === undefined && run.timeline.some((i) => i.status === 'open' || i.durationMillis === undefined);
+  const seen = run.timeline.reduce(
+    (end, i) => Math.max(end, nonNegative(i.startOffsetMillis) + nonNegative(i.durationMillis)),
+    nonNegative(run.durationMillis),
+  );
+  const openEnded =
+    run.durationMillis === undefined && run.timeline.some((i) => i.status === 'open' || i.durationMillis === undefined);
   const attempts = run.timeline.filter((i) => i.kind === 'attempt').length;
   const tools = run.timeline.length - attempts;
   return html`<div class="timeline">
-<h4 id="${headingId}" class="tl-heading">Timeline <span class="muted">· ${counted(attempts, 'attempt')}, ${counted(tools, 'tool call')}, ${openEnded ? 'over at least' : 'over'} ${formatMillis(Math.max(seen, ...run.timeline.map((i) => nonNegative(i.startOffsetMillis))))}</span></h4>
-<ol class="tl" aria-labelledby="${headingId}">
-${run.timeline.map((item) => itemRow(item, scale))}
-</ol>
-<div class="tl-axis" aria-hidden="true"><span class="tl-ticks"><span>0</span><span>${formatMillis(scale / 2)}</span><span>${formatMillis(scale)}</span></span></div>
-</div>`;
+    <h4 id="${headingId}" class="tl-heading">
+      Timeline
+      <span class="muted"
+        >· ${counted(attempts, 'attempt')}, ${counted(tools, 'tool call')}, ${openEnded ? 'over at least' : 'over'}
+        ${formatMillis(Math.max(seen, ...run.timeline.map((i) => nonNegative(i.startOffsetMillis))))}</span
+      >
+    </h4>
+    <ol class="tl" aria-labelledby="${headingId}">
+      ${run.timeline.map((item) => itemRow(item, scale))}
+    </ol>
+    <div class="tl-axis" aria-hidden="true">
+      <span class="tl-ticks"
+        ><span>0</span><span>${formatMillis(scale / 2)}</span><span>${formatMillis(scale)}</span></span
+      >
+    </div>
+  </div>`;
 }

@@ -13,7 +13,8 @@ function anthropicDefaults(status: number, type: string | undefined): { type: st
   if (type === 'insufficient_quota') {
     return {
       type: 'invalid_request_error',
-      message: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+      message:
+        'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
     };
   }
   const byStatus: Readonly<Record<number, { type: string; message: string }>> = {
@@ -27,16 +28,26 @@ function anthropicDefaults(status: number, type: string | undefined): { type: st
   };
   return (
     byStatus[status] ??
-    (status >= 500 ? { type: 'api_error', message: 'Internal server error' } : { type: 'invalid_request_error', message: `Request failed with status ${status}.` })
+    (status >= 500
+      ? { type: 'api_error', message: 'Internal server error' }
+      : { type: 'invalid_request_error', message: `Request failed with status ${status}.` })
   );
 }
 
-function errorObject(status: number, error: ProviderError | undefined): { readonly type: 'error'; readonly error: { type: string; message: string } } {
+function errorObject(
+  status: number,
+  error: ProviderError | undefined,
+): { readonly type: 'error'; readonly error: { type: string; message: string } } {
   const { type, message } = resolveError(anthropicDefaults, status, error);
   return { type: 'error', error: { type, message } };
 }
 
-const STOP: Readonly<Record<FinishReason, string>> = { stop: 'end_turn', tool_calls: 'tool_use', tool_use: 'tool_use', length: 'max_tokens' };
+const STOP: Readonly<Record<FinishReason, string>> = {
+  stop: 'end_turn',
+  tool_calls: 'tool_use',
+  tool_use: 'tool_use',
+  length: 'max_tokens',
+};
 
 /** A placeholder: clients pass it back unread, and only Anthropic can check it. */
 const SIGNATURE = 'ZmFrZS1wcm92aWRlci1zaWduYXR1cmU=';
@@ -70,7 +81,12 @@ class MessagesEncoder implements StreamEncoder {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+      usage: {
+        input_tokens: inputTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: 1,
+      },
     };
     return sse({ type: 'message_start', message }, 'message_start');
   }
@@ -82,7 +98,14 @@ class MessagesEncoder implements StreamEncoder {
     // A thinking block ends with its signature, which the client must send back next turn.
     const signature =
       block.type === 'thinking'
-        ? sse({ type: 'content_block_delta', index: block.index, delta: { type: 'signature_delta', signature: SIGNATURE } }, 'content_block_delta')
+        ? sse(
+            {
+              type: 'content_block_delta',
+              index: block.index,
+              delta: { type: 'signature_delta', signature: SIGNATURE },
+            },
+            'content_block_delta',
+          )
         : '';
     return signature + sse({ type: 'content_block_stop', index: block.index }, 'content_block_stop');
   }
@@ -107,7 +130,11 @@ class MessagesEncoder implements StreamEncoder {
   }
 
   reasoning(delta: string): string {
-    return this.#delta('thinking', { type: 'thinking_delta', thinking: delta }, { type: 'thinking', thinking: '', signature: '' });
+    return this.#delta(
+      'thinking',
+      { type: 'thinking_delta', thinking: delta },
+      { type: 'thinking', thinking: '', signature: '' },
+    );
   }
 
   toolCallStart(id: string, name: string): string {
@@ -117,7 +144,14 @@ class MessagesEncoder implements StreamEncoder {
   toolCallDelta(delta: string): string {
     if (this.#open?.type !== 'tool_use') return '';
     this.#outputTokens += 1;
-    return sse({ type: 'content_block_delta', index: this.#open.index, delta: { type: 'input_json_delta', partial_json: delta } }, 'content_block_delta');
+    return sse(
+      {
+        type: 'content_block_delta',
+        index: this.#open.index,
+        delta: { type: 'input_json_delta', partial_json: delta },
+      },
+      'content_block_delta',
+    );
   }
 
   toolCallEnd(): string {
@@ -136,7 +170,11 @@ class MessagesEncoder implements StreamEncoder {
 
   finish(reason: FinishReason): string {
     const frames = this.#start() + this.#close();
-    const delta = { type: 'message_delta', delta: { stop_reason: STOP[reason], stop_sequence: null }, usage: { output_tokens: this.#outputTokens } };
+    const delta = {
+      type: 'message_delta',
+      delta: { stop_reason: STOP[reason], stop_sequence: null },
+      usage: { output_tokens: this.#outputTokens },
+    };
     return frames + sse(delta, 'message_delta') + sse({ type: 'message_stop' }, 'message_stop');
   }
 }
@@ -148,7 +186,12 @@ function contentBlock(part: ContentPart): Record<string, unknown> {
     case 'reasoning':
       return { type: 'thinking', thinking: part.text, signature: SIGNATURE };
     case 'tool-call':
-      return { type: 'tool_use', id: part.id, name: part.name, input: JSON.parse(part.arguments === '' ? '{}' : part.arguments) as unknown };
+      return {
+        type: 'tool_use',
+        id: part.id,
+        name: part.name,
+        input: JSON.parse(part.arguments === '' ? '{}' : part.arguments) as unknown,
+      };
   }
 }
 
@@ -171,7 +214,12 @@ export const anthropicMessages: Dialect = {
       content: parts.map(contentBlock),
       stop_reason: STOP[reason],
       stop_sequence: null,
-      usage: { input_tokens: context.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens },
+      usage: {
+        input_tokens: context.inputTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: outputTokens,
+      },
     };
   },
 };

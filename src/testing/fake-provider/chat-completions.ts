@@ -57,7 +57,15 @@ class ChatEncoder implements StreamEncoder {
 
   #chunk(choices: readonly unknown[], extra: Record<string, unknown> = {}): string {
     const { serial, created, model } = this.#context;
-    return sse({ id: `chatcmpl-fake${serial}`, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices, ...extra });
+    return sse({
+      id: `chatcmpl-fake${serial}`,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      system_fingerprint: null,
+      choices,
+      ...extra,
+    });
   }
 
   open(): string {
@@ -83,7 +91,9 @@ class ChatEncoder implements StreamEncoder {
 
   toolCallStart(id: string, name: string): string {
     this.#toolIndex += 1;
-    return this.#delta({ tool_calls: [{ index: this.#toolIndex, id, type: 'function', function: { name, arguments: '' } }] });
+    return this.#delta({
+      tool_calls: [{ index: this.#toolIndex, id, type: 'function', function: { name, arguments: '' } }],
+    });
   }
 
   toolCallDelta(delta: string): string {
@@ -103,7 +113,9 @@ class ChatEncoder implements StreamEncoder {
 
   finish(reason: FinishReason): string {
     const last = this.#chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: FINISH[reason] }]);
-    const usageChunk = this.#context.includeUsage ? this.#chunk([], { usage: usage(this.#context, this.#outputTokens) }) : '';
+    const usageChunk = this.#context.includeUsage
+      ? this.#chunk([], { usage: usage(this.#context, this.#outputTokens) })
+      : '';
     return `${last}${usageChunk}data: [DONE]\n\n`;
   }
 }
@@ -120,7 +132,9 @@ export const chatCompletions: Dialect = {
   json(parts: readonly ContentPart[], reason: FinishReason, context: AnswerContext, outputTokens: number): unknown {
     const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     const toolCalls = parts.flatMap((part) =>
-      part.type === 'tool-call' ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } }] : [],
+      part.type === 'tool-call'
+        ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } }]
+        : [],
     );
     const message = {
       role: 'assistant',

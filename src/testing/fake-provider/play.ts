@@ -28,7 +28,11 @@ export interface Exchange {
   readonly destroy: () => void;
 }
 
-const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' } as const;
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+} as const;
 
 /** Resolves once `signal` aborts. */
 function aborted(signal: AbortSignal): Promise<void> {
@@ -88,7 +92,12 @@ class Player {
    * Writes `text` (sending the headers first if needed) and waits until the
    * socket took it. False when `signal` aborted first: the bytes may be lost.
    */
-  async #write(text: string, status = 200, contentType: Record<string, string> = SSE_HEADERS, end = false): Promise<boolean> {
+  async #write(
+    text: string,
+    status = 200,
+    contentType: Record<string, string> = SSE_HEADERS,
+    end = false,
+  ): Promise<boolean> {
     const { res } = this.#exchange;
     if (this.#stopped) return false;
     if (text === '' && !end) return true;
@@ -102,7 +111,12 @@ class Player {
     return Promise.race([written, this.#aborted.then(() => false)]);
   }
 
-  async #end(frames: string, outcome: PlayOutcome, status = 200, contentType: Record<string, string> = SSE_HEADERS): Promise<PlayOutcome> {
+  async #end(
+    frames: string,
+    outcome: PlayOutcome,
+    status = 200,
+    contentType: Record<string, string> = SSE_HEADERS,
+  ): Promise<PlayOutcome> {
     return (await this.#write(frames, status, contentType, true)) ? outcome : 'stopped';
   }
 
@@ -196,7 +210,9 @@ class Player {
       if (step.type === 'end') {
         // A body cut short where it stands: the start of the JSON answer, then a clean end.
         const body = JSON.stringify(dialect.json(parts, impliedReason(toolCalls), context, outputTokens));
-        return this.#end(body.slice(0, Math.floor(body.length / 2)), 'ended', 200, { 'content-type': 'application/json' });
+        return this.#end(body.slice(0, Math.floor(body.length / 2)), 'ended', 200, {
+          'content-type': 'application/json',
+        });
       }
       switch (step.type) {
         case 'text':
@@ -204,7 +220,12 @@ class Player {
           append(step.type, step.text);
           break;
         case 'tool-call':
-          parts.push({ type: 'tool-call', id: step.id ?? dialect.toolCallId(context.serial, toolCalls), name: step.name, arguments: step.arguments });
+          parts.push({
+            type: 'tool-call',
+            id: step.id ?? dialect.toolCallId(context.serial, toolCalls),
+            name: step.name,
+            arguments: step.arguments,
+          });
           outputTokens += pieces(step.arguments).length;
           toolCalls += 1;
           break;
@@ -231,6 +252,7 @@ class Player {
 /** Answers one request with `reply`, in the exchange's dialect and mode. */
 export function play(exchange: Exchange, reply: Reply): Promise<PlayOutcome> {
   const player = new Player(exchange, reply.headers ?? {});
-  if (isStatusReply(reply)) return player.status(reply.status, reply.body ?? exchange.dialect.errorBody(reply.status, reply.error));
+  if (isStatusReply(reply))
+    return player.status(reply.status, reply.body ?? exchange.dialect.errorBody(reply.status, reply.error));
   return exchange.stream ? player.stream(reply.steps) : player.whole(reply.steps);
 }

@@ -40,7 +40,12 @@ function itemBody(item: Item, done: boolean): Record<string, unknown> {
         content: done ? [{ type: 'output_text', text: item.text, annotations: [], logprobs: [] }] : [],
       };
     case 'reasoning':
-      return { id: item.id, type: 'reasoning', summary: done ? [{ type: 'summary_text', text: item.text }] : [], encrypted_content: null };
+      return {
+        id: item.id,
+        type: 'reasoning',
+        summary: done ? [{ type: 'summary_text', text: item.text }] : [],
+        encrypted_content: null,
+      };
     case 'function_call':
       return {
         id: item.id,
@@ -63,7 +68,12 @@ function usage(context: AnswerContext, outputTokens: number): Record<string, unk
   };
 }
 
-function response(context: AnswerContext, status: string, output: readonly unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+function response(
+  context: AnswerContext,
+  status: string,
+  output: readonly unknown[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     id: `resp_fake${context.serial}`,
     object: 'response',
@@ -112,7 +122,10 @@ class ResponsesEncoder implements StreamEncoder {
     if (this.#started) return '';
     this.#started = true;
     const created = response(this.#context, 'in_progress', []);
-    return this.#event('response.created', { response: created }) + this.#event('response.in_progress', { response: created });
+    return (
+      this.#event('response.created', { response: created }) +
+      this.#event('response.in_progress', { response: created })
+    );
   }
 
   #close(): string {
@@ -123,10 +136,18 @@ class ResponsesEncoder implements StreamEncoder {
     let frames = '';
     if (item.type === 'message') {
       frames += this.#event('response.output_text.done', { ...at, content_index: 0, text: item.text, logprobs: [] });
-      frames += this.#event('response.content_part.done', { ...at, content_index: 0, part: { type: 'output_text', text: item.text, annotations: [] } });
+      frames += this.#event('response.content_part.done', {
+        ...at,
+        content_index: 0,
+        part: { type: 'output_text', text: item.text, annotations: [] },
+      });
     } else if (item.type === 'reasoning') {
       frames += this.#event('response.reasoning_summary_text.done', { ...at, summary_index: 0, text: item.text });
-      frames += this.#event('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text: item.text } });
+      frames += this.#event('response.reasoning_summary_part.done', {
+        ...at,
+        summary_index: 0,
+        part: { type: 'summary_text', text: item.text },
+      });
     } else {
       frames += this.#event('response.function_call_arguments.done', { ...at, arguments: item.arguments });
     }
@@ -150,27 +171,56 @@ class ResponsesEncoder implements StreamEncoder {
     frames += this.#event('response.output_item.added', { output_index: index, item: itemBody(item, false) });
     const at = { item_id: item.id, output_index: index };
     if (item.type === 'message') {
-      frames += this.#event('response.content_part.added', { ...at, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      frames += this.#event('response.content_part.added', {
+        ...at,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
     } else if (item.type === 'reasoning') {
-      frames += this.#event('response.reasoning_summary_part.added', { ...at, summary_index: 0, part: { type: 'summary_text', text: '' } });
+      frames += this.#event('response.reasoning_summary_part.added', {
+        ...at,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      });
     }
     return frames;
   }
 
   text(delta: string): string {
-    const frames = this.#open?.type === 'message' ? '' : this.#openItem({ type: 'message', ...this.#next('message'), text: '' });
+    const frames =
+      this.#open?.type === 'message' ? '' : this.#openItem({ type: 'message', ...this.#next('message'), text: '' });
     const item = this.#open as Item & { type: 'message' };
     item.text += delta;
     this.#outputTokens += 1;
-    return frames + this.#event('response.output_text.delta', { item_id: item.id, output_index: item.index, content_index: 0, delta, logprobs: [] });
+    return (
+      frames +
+      this.#event('response.output_text.delta', {
+        item_id: item.id,
+        output_index: item.index,
+        content_index: 0,
+        delta,
+        logprobs: [],
+      })
+    );
   }
 
   reasoning(delta: string): string {
-    const frames = this.#open?.type === 'reasoning' ? '' : this.#openItem({ type: 'reasoning', ...this.#next('reasoning'), text: '' });
+    const frames =
+      this.#open?.type === 'reasoning'
+        ? ''
+        : this.#openItem({ type: 'reasoning', ...this.#next('reasoning'), text: '' });
     const item = this.#open as Item & { type: 'reasoning' };
     item.text += delta;
     this.#outputTokens += 1;
-    return frames + this.#event('response.reasoning_summary_text.delta', { item_id: item.id, output_index: item.index, summary_index: 0, delta });
+    return (
+      frames +
+      this.#event('response.reasoning_summary_text.delta', {
+        item_id: item.id,
+        output_index: item.index,
+        summary_index: 0,
+        delta,
+      })
+    );
   }
 
   toolCallStart(callId: string, name: string): string {
@@ -205,7 +255,9 @@ class ResponsesEncoder implements StreamEncoder {
       incomplete_details: incompleteDetails,
       usage: usage(this.#context, this.#outputTokens),
     });
-    return frames + this.#event(status === 'completed' ? 'response.completed' : 'response.incomplete', { response: final });
+    return (
+      frames + this.#event(status === 'completed' ? 'response.completed' : 'response.incomplete', { response: final })
+    );
   }
 }
 
@@ -214,7 +266,10 @@ function outputItems(parts: readonly ContentPart[], serial: number): Record<stri
   return parts.map((part, index) => {
     if (part.type === 'tool-call') {
       const id = itemId('function_call', serial, index);
-      return itemBody({ type: 'function_call', id, index, callId: part.id, name: part.name, arguments: part.arguments }, true);
+      return itemBody(
+        { type: 'function_call', id, index, callId: part.id, name: part.name, arguments: part.arguments },
+        true,
+      );
     }
     const type = part.type === 'text' ? 'message' : 'reasoning';
     return itemBody({ type, id: itemId(type, serial, index), index, text: part.text }, true);

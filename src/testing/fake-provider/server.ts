@@ -23,7 +23,8 @@ import { DEFAULT_REPLY } from './script.js';
  * client closed the connection first (`client-aborted`), or `close()` cut it
  * short (`server-closed`).
  */
-export type RequestEnd = 'finished' | 'http-error' | 'provider-error' | 'ended' | 'destroyed' | 'client-aborted' | 'server-closed';
+export type RequestEnd =
+  'finished' | 'http-error' | 'provider-error' | 'ended' | 'destroyed' | 'client-aborted' | 'server-closed';
 
 /** One request the fake provider received. */
 export interface RecordedRequest {
@@ -138,18 +139,36 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       let outcome: PlayOutcome;
       if (dialect === undefined || !isObject(body)) {
         const status = dialect === undefined ? 404 : 400;
-        const message = dialect === undefined ? `No fake provider route for ${req.method} ${path}` : 'The request body is not a JSON object.';
-        const errorBody = dialect?.errorBody(status, { message }) ?? JSON.stringify({ error: openAiError(status, { message }) });
-        outcome = await play({ res, dialect: dialect ?? chatCompletions, context: contextOf({}, text), stream: false, signal: stop.signal, destroy }, { status, body: errorBody });
+        const message =
+          dialect === undefined
+            ? `No fake provider route for ${req.method} ${path}`
+            : 'The request body is not a JSON object.';
+        const errorBody =
+          dialect?.errorBody(status, { message }) ?? JSON.stringify({ error: openAiError(status, { message }) });
+        outcome = await play(
+          {
+            res,
+            dialect: dialect ?? chatCompletions,
+            context: contextOf({}, text),
+            stream: false,
+            signal: stop.signal,
+            destroy,
+          },
+          { status, body: errorBody },
+        );
       } else {
         const reply = queue.shift() ?? defaultReply;
-        outcome = await play({ res, dialect, context: contextOf(body, text), stream: record.stream, signal: stop.signal, destroy }, reply);
+        outcome = await play(
+          { res, dialect, context: contextOf(body, text), stream: record.stream, signal: stop.signal, destroy },
+          reply,
+        );
       }
       record.end = outcome === 'stopped' ? (closing ? 'server-closed' : 'client-aborted') : outcome;
     } catch {
       // The client went away while the body was read, or an answer could not be
       // rendered (e.g. tool arguments that are not JSON): drop the connection.
-      if (record !== undefined) record.end = closing ? 'server-closed' : record.aborted ? 'client-aborted' : 'destroyed';
+      if (record !== undefined)
+        record.end = closing ? 'server-closed' : record.aborted ? 'client-aborted' : 'destroyed';
       destroy();
     } finally {
       stops.delete(stop);
