@@ -449,14 +449,12 @@ const scenarios: Scenario[] = [
     row: '27',
     name: '400 insufficient quota is not retryable',
     build: (run) => {
-      run
-        .startAttempt({ boundary })
-        .fail(
-          errors.http(400, 'You exceeded your current quota', {
-            data: { error: { type: 'insufficient_quota' } },
-            isRetryable: false,
-          }),
-        );
+      run.startAttempt({ boundary }).fail(
+        errors.http(400, 'You exceeded your current quota', {
+          data: { error: { type: 'insufficient_quota' } },
+          isRetryable: false,
+        }),
+      );
     },
     want: {
       'incident.cause': 'provider_api_error',
@@ -687,15 +685,13 @@ describe('row 33: secrets never reach the exporter', () => {
     run.end();
 
     const exported = JSON.stringify(
-      pipeline
-        .spans()
-        .map((s) => ({
-          name: s.name,
-          attributes: s.attributes,
-          events: s.events,
-          links: s.links.map((l) => l.attributes),
-          status: s.status,
-        })),
+      pipeline.spans().map((s) => ({
+        name: s.name,
+        attributes: s.attributes,
+        events: s.events,
+        links: s.links.map((l) => l.attributes),
+        status: s.status,
+      })),
     );
     for (const secret of secrets) expect(exported).not.toContain(secret);
     expect(exported).not.toContain('user:pw');

@@ -127,42 +127,21 @@ function chart(
 ): Html {
   const max = Math.max(1, ...counts.map(([, n]) => nonNegative(n)));
   const rows = counts.map(
-    ([value, n]) =>
-      html`<tr data-value="${value}">
-        <th scope="row">${shown(value)}</th>
-        <td class="share">
-          <span
-            class="bar${toneClass(dimension, value)}"
-            style="width:${((nonNegative(n) / max) * 100).toFixed(2)}%"
-          ></span>
-        </td>
-        <td class="num">${count(n)}</td>
-      </tr>`,
+    ([value, n]) => html`<tr data-value="${value}">
+<th scope="row">${shown(value)}</th>
+<td class="share"><span class="bar${toneClass(dimension, value)}" style="width:${((nonNegative(n) / max) * 100).toFixed(2)}%"></span></td>
+<td class="num">${count(n)}</td>
+</tr>`,
   );
   return html`<section class="chart" id="${id}">
-    <table>
-      <caption>
-        ${title}
-        <span class="muted">· ${over}</span>
-      </caption>
-      <thead class="visually-hidden">
-        <tr>
-          <th scope="col">${title.replace(/^By /, '')}</th>
-          <th scope="col">Share</th>
-          <th scope="col">Runs</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${
-          counts.length > 0
-            ? rows
-            : html`<tr>
-                <td colspan="3" class="muted">nothing to count</td>
-              </tr>`
-        }
-      </tbody>
-    </table>
-  </section>`;
+<table>
+<caption>${title} <span class="muted">· ${over}</span></caption>
+<thead class="visually-hidden"><tr><th scope="col">${title.replace(/^By /, '')}</th><th scope="col">Share</th><th scope="col">Runs</th></tr></thead>
+<tbody>
+${counts.length > 0 ? rows : html`<tr><td colspan="3" class="muted">nothing to count</td></tr>`}
+</tbody>
+</table>
+</section>`;
 }
 
 function badge(key: string, value: string | undefined, tone = ''): Html {
@@ -199,63 +178,32 @@ function incidentCard(
     ['Duration', run.durationMillis === undefined ? 'never ended' : formatMillis(run.durationMillis)],
     ['Verdict', run.source === 'folded' ? 'judged by this report from its spans' : 'recorded in the file'],
   ];
-  return html`<article
-    class="incident sev-${text.severity}"
-    id="${id}"
-    aria-labelledby="${id}-title"
-    data-cause="${run.cause ?? ''}"
-    data-phase="${run.phase ?? ''}"
-    data-safety="${run.retrySafety ?? ''}"
-  >
-    <span class="sev">${text.severity}</span>
-    <h3 id="${id}-title" lang="${lang}">${text.title}</h3>
-    <ul class="badges" aria-label="Verdict">
-      ${badge('outcome', run.outcome, toneClass('outcome', run.outcome))} ${badge('cause', cause)}
-      ${badge('phase', run.phase)} ${badge('retry', run.retrySafety, toneClass('retrySafety', run.retrySafety ?? ''))}
-      ${run.retrySafetyReason ? badge('because', run.retrySafetyReason) : ''}
-      ${run.sideEffects && run.sideEffects !== 'none' ? badge('side effects', run.sideEffects, run.sideEffects === 'read_only' ? '' : ' c-warn') : ''}
-    </ul>
-    <p class="message" lang="${lang}">${text.message}</p>
-    <p class="action" lang="${lang}"><strong>What to do:</strong> ${text.suggestedAction}</p>
-    <dl class="meta">
-      <div class="trace">
-        <dt>Trace</dt>
-        <dd>
-          <code class="trace-id">${traceId || 'none'}</code
-          >${link ? html` · <a class="trace-link" href="${link}" rel="noreferrer">Open in Jaeger</a>` : ''}
-        </dd>
-      </div>
-      ${meta
-        .filter(([, v]) => v !== undefined && v !== '')
-        .map(
-          ([k, v]) =>
-            html`<div>
-              <dt>${k}</dt>
-              <dd>${v}</dd>
-            </div>`,
-        )}
-      ${
-        sideEffectTools > 0
-          ? html`<div>
-              <dt>Tool calls with side effects</dt>
-              <dd>${count(sideEffectTools)}</dd>
-            </div>`
-          : ''
-      }
-    </dl>
-    ${renderTimeline(run, `${id}-timeline`)}
-  </article>`;
+  return html`<article class="incident sev-${text.severity}" id="${id}" aria-labelledby="${id}-title" data-cause="${run.cause ?? ''}" data-phase="${run.phase ?? ''}" data-safety="${run.retrySafety ?? ''}">
+<span class="sev">${text.severity}</span>
+<h3 id="${id}-title" lang="${lang}">${text.title}</h3>
+<ul class="badges" aria-label="Verdict">
+${badge('outcome', run.outcome, toneClass('outcome', run.outcome))}
+${badge('cause', cause)}
+${badge('phase', run.phase)}
+${badge('retry', run.retrySafety, toneClass('retrySafety', run.retrySafety ?? ''))}
+${run.retrySafetyReason ? badge('because', run.retrySafetyReason) : ''}
+${run.sideEffects && run.sideEffects !== 'none' ? badge('side effects', run.sideEffects, run.sideEffects === 'read_only' ? '' : ' c-warn') : ''}
+</ul>
+<p class="message" lang="${lang}">${text.message}</p>
+<p class="action" lang="${lang}"><strong>What to do:</strong> ${text.suggestedAction}</p>
+<dl class="meta">
+<div class="trace"><dt>Trace</dt><dd><code class="trace-id">${traceId || 'none'}</code>${link ? html` · <a class="trace-link" href="${link}" rel="noreferrer">Open in Jaeger</a>` : ''}</dd></div>
+${meta.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}
+${sideEffectTools > 0 ? html`<div><dt>Tool calls with side effects</dt><dd>${count(sideEffectTools)}</dd></div>` : ''}
+</dl>
+${renderTimeline(run, `${id}-timeline`)}
+</article>`;
 }
 
 function filterOptions(name: string, label: string, counts: Counts): Html {
-  return html`<label
-    >${label}<select name="${name}">
-      <option value="*">all</option>
-      ${counts.map(
-        ([value, n]) => html`<option value="${value}">${value === '' ? 'none' : value} (${count(n)})</option>`,
-      )}
-    </select></label
-  >`;
+  return html`<label>${label}<select name="${name}"><option value="*">all</option>${counts.map(
+    ([value, n]) => html`<option value="${value}">${value === '' ? 'none' : value} (${count(n)})</option>`,
+  )}</select></label>`;
 }
 
 /** Options of {@link renderIncidentPage}. */
@@ -281,19 +229,16 @@ const TOTALS_EXPLAINED = {
 
 function head(title: string): Html {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta http-equiv="Content-Security-Policy" content="${CSP}" />
-        <meta name="referrer" content="no-referrer" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="generator" content="agent-incidents" />
-        <title>${title}</title>
-        <style>
-          ${trusted(PAGE_CSS)}
-        </style>
-      </head>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="agent-incidents">
+<title>${title}</title>
+<style>${trusted(PAGE_CSS)}</style>
+</head>`;
 }
 
 function generatedText(generated: string): Html | '' {
@@ -302,10 +247,7 @@ function generatedText(generated: string): Html | '' {
     : '';
 }
 
-const FOOTER = html`<footer>
-  Made by agent-incidents from closed values only: no prompt, output or error text is shown. Self-contained; nothing on
-  this page is fetched.
-</footer>`;
+const FOOTER = html`<footer>Made by agent-incidents from closed values only: no prompt, output or error text is shown. Self-contained; nothing on this page is fetched.</footer>`;
 
 /** The page of an input that held no span: it says so, with no charts of zeros. */
 function noSpansPage(report: IncidentReport, inputName: string, generated: string): string {
@@ -394,40 +336,35 @@ ${chart('By retry safety', over, report.byRetrySafety, 'retrySafety', 'chart-ret
 <h2 id="incidents-heading">Incidents</h2>
 ${
   listed === 0
-    ? html`<p class="note">
-        ${incidentTotal === 0 ? 'No incidents: every run succeeded.' : 'No incidents are listed.'}
-      </p>`
+    ? html`<p class="note">${incidentTotal === 0 ? 'No incidents: every run succeeded.' : 'No incidents are listed.'}</p>`
     : html`<p class="muted">Most recent first, ${count(listed)} listed.</p>`
 }
 ${omitted > 0 ? html`<p class="note" id="omitted">${counting(omitted, 'more incident is', 'more incidents are')} counted above but not listed here (the report's limit).</p>` : ''}
 ${
   listed > 0
     ? html`<ul class="legend" aria-label="Timeline legend">
-          <li><span class="sw sw-attempt"></span>attempt (model request)</li>
-          <li><span class="sw sw-tool"></span>tool call</li>
-          <li><span class="sw sw-error"></span>failed</li>
-          <li><span class="sw sw-open"></span>never ended</li>
-          <li><span class="sw sw-side"></span>⚠ tool with side effects</li>
-          <li>✕ where the run broke</li>
-        </ul>
-        <form class="filters" id="filters" hidden aria-label="Filter incidents">
-          ${filterOptions('cause', 'Cause', report.byCause)} ${filterOptions('phase', 'Phase', report.byPhase)}
-          ${filterOptions('safety', 'Retry safety', report.byRetrySafety)}
-          <output id="filter-count" aria-live="polite"></output>
-        </form>
-        <div class="incidents">${report.incidents.map((run, i) => incidentCard(run, i, jaeger, locale))}</div>`
+<li><span class="sw sw-attempt"></span>attempt (model request)</li>
+<li><span class="sw sw-tool"></span>tool call</li>
+<li><span class="sw sw-error"></span>failed</li>
+<li><span class="sw sw-open"></span>never ended</li>
+<li><span class="sw sw-side"></span>⚠ tool with side effects</li>
+<li>✕ where the run broke</li>
+</ul>
+<form class="filters" id="filters" hidden aria-label="Filter incidents">
+${filterOptions('cause', 'Cause', report.byCause)}
+${filterOptions('phase', 'Phase', report.byPhase)}
+${filterOptions('safety', 'Retry safety', report.byRetrySafety)}
+<output id="filter-count" aria-live="polite"></output>
+</form>
+<div class="incidents">
+${report.incidents.map((run, i) => incidentCard(run, i, jaeger, locale))}
+</div>`
     : ''
 }
 </section>
 ${FOOTER}
 </main>
-${
-  listed > 0
-    ? html`<script>
-        ${trusted(FILTER_SCRIPT)};
-      </script>`
-    : ''
-}
+${listed > 0 ? html`<script>${trusted(FILTER_SCRIPT)}</script>` : ''}
 </body>
 </html>
 `;

@@ -19,6 +19,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * this repository and need its clone (dev dependencies, recorded fixtures).
  */
 const NOT_FOR_USERS = new Map<string, string>([
+  ['CONTRIBUTING.md', 'how to change the code: source map, checks, checklists, glossary, for contributors'],
   ['bench/README.md', "benchmarks run from a clone with the repository's dev dependencies"],
   ['test/fixtures/traces/README.md', 'the conformance suite and how to record its traces again, for contributors'],
   ['test/ai-sdk-7', 'the AI SDK 7 compatibility test (`npm run test:ai-sdk-7`), run from a clone'],

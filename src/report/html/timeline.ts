@@ -63,16 +63,11 @@ function itemRow(item: TimelineItem, scaleMillis: number): Html {
       html`<span class="mark mark-error">failed${item.cause ? html`: <code>${item.cause}</code>` : ''}</span>`,
   ].filter(Boolean);
   return html`<li class="${classes}" data-span-id="${item.spanId}">
-    <span class="tl-label"
-      ><span class="tl-kind">${kind === 'tool' ? 'tool' : 'attempt'}</span>
-      <span class="tl-name" title="span ${item.spanId}">${item.name || '(unnamed)'}</span></span
-    >
-    <span class="tl-track" aria-hidden="true"
-      ><span class="tl-bar" style="left:${left};width:max(3px,${width})"></span
-    ></span>
-    <span class="tl-time">+${formatMillis(start)} · ${open ? 'open' : formatMillis(duration)}</span>
-    ${notes.length > 0 ? html`<span class="tl-notes">${notes.map((n) => [n, ' '])}</span>` : ''}
-  </li>`;
+<span class="tl-label"><span class="tl-kind">${kind === 'tool' ? 'tool' : 'attempt'}</span> <span class="tl-name" title="span ${item.spanId}">${item.name || '(unnamed)'}</span></span>
+<span class="tl-track" aria-hidden="true"><span class="tl-bar" style="left:${left};width:max(3px,${width})"></span></span>
+<span class="tl-time">+${formatMillis(start)} · ${open ? 'open' : formatMillis(duration)}</span>
+${notes.length > 0 ? html`<span class="tl-notes">${notes.map((n) => [n, ' '])}</span>` : ''}
+</li>`;
 }
 
 /**
@@ -108,20 +103,10 @@ export function renderTimeline(run: ReportRun, headingId: string): Html {
   const attempts = run.timeline.filter((i) => i.kind === 'attempt').length;
   const tools = run.timeline.length - attempts;
   return html`<div class="timeline">
-    <h4 id="${headingId}" class="tl-heading">
-      Timeline
-      <span class="muted"
-        >· ${counted(attempts, 'attempt')}, ${counted(tools, 'tool call')}, ${openEnded ? 'over at least' : 'over'}
-        ${formatMillis(Math.max(seen, ...run.timeline.map((i) => nonNegative(i.startOffsetMillis))))}</span
-      >
-    </h4>
-    <ol class="tl" aria-labelledby="${headingId}">
-      ${run.timeline.map((item) => itemRow(item, scale))}
-    </ol>
-    <div class="tl-axis" aria-hidden="true">
-      <span class="tl-ticks"
-        ><span>0</span><span>${formatMillis(scale / 2)}</span><span>${formatMillis(scale)}</span></span
-      >
-    </div>
-  </div>`;
+<h4 id="${headingId}" class="tl-heading">Timeline <span class="muted">· ${counted(attempts, 'attempt')}, ${counted(tools, 'tool call')}, ${openEnded ? 'over at least' : 'over'} ${formatMillis(Math.max(seen, ...run.timeline.map((i) => nonNegative(i.startOffsetMillis))))}</span></h4>
+<ol class="tl" aria-labelledby="${headingId}">
+${run.timeline.map((item) => itemRow(item, scale))}
+</ol>
+<div class="tl-axis" aria-hidden="true"><span class="tl-ticks"><span>0</span><span>${formatMillis(scale / 2)}</span><span>${formatMillis(scale)}</span></span></div>
+</div>`;
 }
