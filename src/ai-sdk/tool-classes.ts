@@ -3,7 +3,7 @@
  * provider request. Pure: reads tool objects, never calls them.
  */
 import type { ToolSideEffects } from '../model/enums.js';
-import type { BoundaryInput, BoundaryToolInput } from '../runtime/run-recorder.js';
+import type { BoundaryInput, BoundaryToolInput } from '../runtime/fact-events.js';
 
 /** MCP tool annotations (`@ai-sdk/mcp` puts them on `tool.metadata.annotations`). */
 export interface McpToolAnnotations {
