@@ -30,8 +30,31 @@ import type { OpenSpan, RunChannel } from './run-channel.js';
 import { errorTypeOf, markCut } from './span-access.js';
 import { streamOutputOf } from './stream-parts.js';
 
+/** The package-private way to the private constructor (set by the class's static block). */
+let create: (run: RunChannel, span: Span, view: RecordedView, number: number, owned: boolean) => AttemptRecorder;
+
+/**
+ * A new recorder of attempt `number` of the run behind `run`, on `span` (its
+ * view `view`); `owned` is false for an adopted span, which its owner ends.
+ * It registers itself with the run as open. Package-private: `RunRecorder`
+ * calls it; users get attempts from `RunRecorder.startAttempt` / `adoptAttempt`.
+ */
+export function newAttemptRecorder(
+  run: RunChannel,
+  span: Span,
+  view: RecordedView,
+  number: number,
+  owned: boolean,
+): AttemptRecorder {
+  return create(run, span, view, number, owned);
+}
+
 /** Records one provider attempt. Every method is a no-op once the attempt ended. */
 export class AttemptRecorder {
+  static {
+    create = (run, span, view, number, owned) => new AttemptRecorder(run, span, view, number, owned);
+  }
+
   /** The attempt span (`chat`). */
   readonly span: Span;
   /** 1-based number of the attempt within its run. */
@@ -45,11 +68,8 @@ export class AttemptRecorder {
   readonly #handle: OpenSpan;
   #ended = false;
 
-  /**
-   * @internal Created by `RunRecorder.startAttempt` / `adoptAttempt`, which
-   * hand it their channel; it registers itself with the run as open.
-   */
-  constructor(run: RunChannel, span: Span, view: RecordedView, number: number, owned = true) {
+  // Private: only the run creates attempts (newAttemptRecorder), handing each its channel.
+  private constructor(run: RunChannel, span: Span, view: RecordedView, number: number, owned: boolean) {
     this.#run = run;
     this.span = span;
     this.#view = view;

@@ -12,6 +12,7 @@ import type { AttemptRecorder } from './attempt-recorder.js';
 
 /** The parts of a `chat.completion.chunk` that are read. */
 export interface ChatCompletionChunkLike {
+  /** The chunk's choices: their deltas and finish reasons. */
   readonly choices?: readonly {
     readonly delta?: {
       readonly content?: string | null;

@@ -23,6 +23,7 @@ export interface FactEvent {
 
 /** One tool exposed to a provider request. */
 export interface BoundaryToolInput {
+  /** The tool's name, as the model calls it. */
   readonly name: string;
   /** @default 'unknown' */
   readonly sideEffects?: ToolSideEffects;
@@ -32,6 +33,7 @@ export interface BoundaryToolInput {
 
 /** The side-effect boundary of a request: every tool it exposes. */
 export interface BoundaryInput {
+  /** Every tool the request exposes. */
   readonly tools: readonly BoundaryToolInput[];
   /** The request reaches an external system whose effects are not classified. @default false */
   readonly external?: boolean;

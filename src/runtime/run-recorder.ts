@@ -32,7 +32,8 @@ import type {
   RunStopReason,
 } from '../model/recovery.js';
 import { GEN_AI, NATIVE_ATTR as A } from '../model/native-convention.js';
-import { AttemptRecorder } from './attempt-recorder.js';
+import type { AttemptRecorder } from './attempt-recorder.js';
+import { newAttemptRecorder } from './attempt-recorder.js';
 import { anchoredClock, toHrTime } from './clock.js';
 import { setupFailureEvent } from './error-events.js';
 import type { BoundaryInput, FactEvent } from './fact-events.js';
@@ -50,7 +51,8 @@ import { RunFold } from './run-fold.js';
 import { RunLedger } from './run-ledger.js';
 import type { RunRecorderOptions } from './run-options.js';
 import { addLinkAfterStart, nameOf, startMillisOf } from './span-access.js';
-import { ToolRecorder } from './tool-recorder.js';
+import type { ToolRecorder } from './tool-recorder.js';
+import { newToolRecorder } from './tool-recorder.js';
 
 export type { ContinuedRun, RunRecorderOptions } from './run-options.js';
 
@@ -122,7 +124,7 @@ export class RunRecorder implements RecoverableRun {
     return this.#fold.context;
   }
 
-  /** Whether {@link end} was called. */
+  /** Whether {@link RunRecorder.end} was called. */
   get ended(): boolean {
     return this.#ended;
   }
@@ -157,7 +159,7 @@ export class RunRecorder implements RecoverableRun {
     );
     const view = this.#fold.track(span, name, attributes, startMillis);
     this.#ledger.attemptStarted({ key: view.spanId, number, startMillis, spanContext: span.spanContext() });
-    const attempt = new AttemptRecorder(this.#channel, span, view, number);
+    const attempt = newAttemptRecorder(this.#channel, span, view, number, true);
     if (options.boundary) attempt.recordBoundary(options.boundary);
     return attempt;
   }
@@ -182,7 +184,7 @@ export class RunRecorder implements RecoverableRun {
     const startMillis = startMillisOf(span) ?? this.#clock();
     const view = this.#fold.track(span, nameOf(span) ?? 'chat', attributes, startMillis);
     this.#ledger.attemptStarted({ key: view.spanId, number, startMillis, spanContext: span.spanContext() });
-    const attempt = new AttemptRecorder(this.#channel, span, view, number, false);
+    const attempt = newAttemptRecorder(this.#channel, span, view, number, false);
     if (options.boundary) attempt.recordBoundary(options.boundary);
     return attempt;
   }
@@ -208,7 +210,7 @@ export class RunRecorder implements RecoverableRun {
     }
     const name = nameOf(span) ?? toolNameOf(options.name);
     const view = this.#fold.track(span, name, attributes, startMillisOf(span) ?? this.#clock());
-    const tool = new ToolRecorder(this.#channel, span, view, false);
+    const tool = newToolRecorder(this.#channel, span, view, false);
     this.#fold.toolActivity();
     return tool;
   }
@@ -243,7 +245,7 @@ export class RunRecorder implements RecoverableRun {
       },
       this.context,
     );
-    const tool = new ToolRecorder(this.#channel, span, this.#fold.track(span, name, attributes, startMillis));
+    const tool = newToolRecorder(this.#channel, span, this.#fold.track(span, name, attributes, startMillis), true);
     this.#fold.toolActivity();
     return tool;
   }
@@ -264,7 +266,7 @@ export class RunRecorder implements RecoverableRun {
   /**
    * Records what a recovery strategy did (`agent_incidents.recovery_action`
    * on the run span, with the redacted snapshot when given). The processor
-   * folds the last one into `incident.recovery.*`, as {@link incident} does.
+   * folds the last one into `incident.recovery.*`, as {@link RunRecorder.incident} does.
    */
   recoveryAction(record: RecoveryActionRecord): void {
     this.#record(recoveryActionEvent(record));

@@ -12,8 +12,25 @@ import type { RecordedView } from './fold-session.js';
 import type { OpenSpan, RunChannel } from './run-channel.js';
 import { errorTypeOf, markCut } from './span-access.js';
 
+/** The package-private way to the private constructor (set by the class's static block). */
+let create: (run: RunChannel, span: Span, view: RecordedView, owned: boolean) => ToolRecorder;
+
+/**
+ * A new recorder of a tool execution of the run behind `run`, on `span` (its
+ * view `view`); `owned` is false for an adopted span, which its owner ends.
+ * It registers itself with the run as open. Package-private: `RunRecorder`
+ * calls it; users get tools from `RunRecorder.startTool` / `adoptTool`.
+ */
+export function newToolRecorder(run: RunChannel, span: Span, view: RecordedView, owned: boolean): ToolRecorder {
+  return create(run, span, view, owned);
+}
+
 /** Records one tool execution. Every method is a no-op once the tool ended. */
 export class ToolRecorder {
+  static {
+    create = (run, span, view, owned) => new ToolRecorder(run, span, view, owned);
+  }
+
   /** The tool span (`execute_tool`). */
   readonly span: Span;
   readonly #view: RecordedView;
@@ -24,11 +41,8 @@ export class ToolRecorder {
   readonly #handle: OpenSpan;
   #ended = false;
 
-  /**
-   * @internal Created by `RunRecorder.startTool` / `adoptTool`, which hand it
-   * their channel; it registers itself with the run as open.
-   */
-  constructor(run: RunChannel, span: Span, view: RecordedView, owned = true) {
+  // Private: only the run creates tools (newToolRecorder), handing each its channel.
+  private constructor(run: RunChannel, span: Span, view: RecordedView, owned: boolean) {
     this.#run = run;
     this.span = span;
     this.#view = view;
