@@ -18,8 +18,11 @@ export { DEFAULTS, GEN_AI_PROVIDER_NAMES, resolveOptions, SANITIZATION_DEFAULTS 
 export type { IncidentSpanProcessorOptions, ResolvedOptions } from './sdk/options.js';
 
 // Runtime side.
-export { AttemptRecorder, RunRecorder, ToolRecorder } from './runtime/run-recorder.js';
-export type { BoundaryInput, BoundaryToolInput, ContinuedRun, RunRecorderOptions } from './runtime/run-recorder.js';
+export { RunRecorder } from './runtime/run-recorder.js';
+export { AttemptRecorder } from './runtime/attempt-recorder.js';
+export { ToolRecorder } from './runtime/tool-recorder.js';
+export type { ContinuedRun, RunRecorderOptions } from './runtime/run-options.js';
+export type { BoundaryInput, BoundaryToolInput } from './runtime/fact-events.js';
 export type {
   AttemptHistoryEntry,
   AttemptUsage,

@@ -26,6 +26,9 @@ import type { ToolLike } from './tool-classes.js';
 /** The AI SDK's default `maxRetries`. */
 const SDK_DEFAULT_MAX_RETRIES = 2;
 
+/** The module's way to the private constructor (set by the class's static block). */
+let create: (options: AgentRunOptions) => AiSdkRun;
+
 /**
  * One agent run of AI SDK calls. Create it with {@link startAgentRun}, or let
  * {@link withAgentRun} manage it.
@@ -36,8 +39,12 @@ export class AiSdkRun {
   readonly #controller = new AbortController();
   readonly #run: RunState;
 
-  /** @internal Use {@link startAgentRun}. */
-  constructor(options: AgentRunOptions) {
+  static {
+    create = (options) => new AiSdkRun(options);
+  }
+
+  // Private: runs start with startAgentRun (or withAgentRun).
+  private constructor(options: AgentRunOptions) {
     const trustedReadOnly = resolvePolicy(options.policy).trustedReadOnlyTools;
     this.recorder = RunRecorder.start({
       tracer: options.tracer,
@@ -53,7 +60,7 @@ export class AiSdkRun {
     this.#run = new RunState(this.recorder, options, trustedReadOnly, signal);
   }
 
-  /** Aborts when the caller stops or {@link cancel} is called; `callOptions` passes it to the SDK. */
+  /** Aborts when the caller stops or {@link AiSdkRun.cancel} is called; `callOptions` passes it to the SDK. */
   get abortSignal(): AbortSignal {
     return this.#run.signal;
   }
@@ -68,7 +75,7 @@ export class AiSdkRun {
    * observed per attempt, telemetry on (your `recordInputs`, `recordOutputs`,
    * `functionId` and `metadata` are kept) with the run's tracer and tool
    * hooks, and the run's abort signal merged with yours. Call the SDK inside
-   * {@link with} (or {@link withAgentRun}) so its spans nest in the run.
+   * {@link AiSdkRun.with} (or {@link withAgentRun}) so its spans nest in the run.
    *
    * With `ai` 6 it sets `experimental_telemetry`. With `ai` 7 it sets
    * `telemetry`: its integrations are yours (or, when you pass none, the
@@ -196,7 +203,7 @@ function endLeaked(span: Span): void {
  * }
  */
 export function startAgentRun(options: AgentRunOptions = {}): AiSdkRun {
-  return new AiSdkRun(options);
+  return create(options);
 }
 
 /** How a run managed by {@link withAgentRun} ended. */

@@ -18,7 +18,9 @@ import type { TimeoutSetting } from './abort-reason.js';
  * Typed by shape, so `ai` 6 users need no `@ai-sdk/otel`.
  */
 export interface AiSdkOtel {
+  /** The integration class the run creates, with its tracer. */
   readonly OpenTelemetry: new (options?: { readonly tracer?: Tracer }) => object;
+  /** The integration of older `@ai-sdk/otel` versions, when the module has it. */
   readonly LegacyOpenTelemetry?: abstract new (...args: never[]) => object;
 }
 
@@ -71,9 +73,13 @@ export interface AgentRunOptions {
  * `telemetry` is absent).
  */
 export interface AiSdkTelemetryOptions {
+  /** Whether the SDK records telemetry; the run turns it on. */
   readonly isEnabled?: boolean;
+  /** Whether the SDK's spans carry the prompts; yours is kept. */
   readonly recordInputs?: boolean;
+  /** Whether the SDK's spans carry the outputs; yours is kept. */
   readonly recordOutputs?: boolean;
+  /** The SDK's function id of the call; yours is kept. */
   readonly functionId?: string;
   /** `ai` 6 only: the tracer of the SDK's spans. In 7 the `OpenTelemetry` integration has it. */
   readonly tracer?: Tracer;
@@ -83,10 +89,15 @@ export interface AiSdkTelemetryOptions {
 
 /** The options of an AI SDK call that the run reads or sets. */
 export interface AiSdkCallOptions {
+  /** The call's model: observed per attempt when it is a V3 (or, with `ai` 7, V4) model. */
   readonly model: LanguageModel;
+  /** The call's tools, read for their side-effect classes. */
   readonly tools?: Readonly<Record<string, unknown>>;
+  /** The call's stop signal, merged with the run's. */
   readonly abortSignal?: AbortSignal;
+  /** The call's timeouts: when one fires, the run records its watchdog. */
   readonly timeout?: TimeoutSetting;
+  /** The SDK's retry budget, to say when it retries. @default 2 (the AI SDK's default) */
   readonly maxRetries?: number;
   /** `ai` 6's telemetry option (deprecated in 7, where it still works when `telemetry` is absent). */
   readonly experimental_telemetry?: AiSdkTelemetryOptions;

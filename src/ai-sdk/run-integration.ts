@@ -8,7 +8,7 @@ import type { Span } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
 // Types of `ai` 6, the version this package compiles against; 7's callbacks are declared below.
 import type { TelemetryIntegration } from 'ai';
-import type { ToolRecorder } from '../runtime/run-recorder.js';
+import type { ToolRecorder } from '../runtime/tool-recorder.js';
 import { AI_SDK_7 } from './ai-sdk-7.js';
 import type { CallState, RunState } from './run-state.js';
 import { quietly } from './run-state.js';

@@ -5,7 +5,9 @@
 import type { Span, Tracer } from '@opentelemetry/api';
 import { diag } from '@opentelemetry/api';
 import type { CancelOrigin } from '../model/enums.js';
-import type { AttemptRecorder, RunRecorder, ToolRecorder } from '../runtime/run-recorder.js';
+import type { AttemptRecorder } from '../runtime/attempt-recorder.js';
+import type { RunRecorder } from '../runtime/run-recorder.js';
+import type { ToolRecorder } from '../runtime/tool-recorder.js';
 import type { TimeoutSetting } from './abort-reason.js';
 import type { AgentRunOptions } from './options.js';
 import type { ToolClassSources } from './tool-classes.js';

@@ -3,19 +3,25 @@
  * provider request. Pure: reads tool objects, never calls them.
  */
 import type { ToolSideEffects } from '../model/enums.js';
-import type { BoundaryInput, BoundaryToolInput } from '../runtime/run-recorder.js';
+import type { BoundaryInput, BoundaryToolInput } from '../runtime/fact-events.js';
 
 /** MCP tool annotations (`@ai-sdk/mcp` puts them on `tool.metadata.annotations`). */
 export interface McpToolAnnotations {
+  /** The server says the tool changes nothing. */
   readonly readOnlyHint?: boolean;
+  /** The server says the tool may destroy or overwrite. */
   readonly destructiveHint?: boolean;
 }
 
 /** The parts of an AI SDK tool this module reads. */
 export interface ToolLike {
+  /** `provider` for a tool the provider runs itself. */
   readonly type?: string;
+  /** The tool's function: a `provider` tool without one runs at the provider. */
   readonly execute?: unknown;
+  /** Where `@ai-sdk/mcp` puts the MCP annotations. */
   readonly metadata?: { readonly annotations?: McpToolAnnotations };
+  /** MCP annotations put on the tool itself. */
   readonly annotations?: McpToolAnnotations;
 }
 

@@ -8,10 +8,11 @@
  */
 import type { ToolSideEffects } from '../model/enums.js';
 import type { AttemptUsage } from '../model/recovery.js';
-import type { AttemptRecorder } from './run-recorder.js';
+import type { AttemptRecorder } from './attempt-recorder.js';
 
 /** The parts of a `chat.completion.chunk` that are read. */
 export interface ChatCompletionChunkLike {
+  /** The chunk's choices: their deltas and finish reasons. */
   readonly choices?: readonly {
     readonly delta?: {
       readonly content?: string | null;
@@ -64,8 +65,8 @@ export async function* recordChatCompletionStream<T extends ChatCompletionChunkL
     for (const call of calls.values()) {
       if (call.materialized) continue;
       call.materialized = true;
-      attempt.chunk('tool-input-end', { toolName: call.name });
-      attempt.chunk('tool-call', { toolName: call.name, toolCallId: call.id, sideEffects: classOf(call.name) });
+      attempt.toolInputCompleted(call.name);
+      attempt.toolCallMaterialized({ name: call.name, callId: call.id, sideEffects: classOf(call.name) });
     }
   };
   let finishReasons: string[] | undefined;
@@ -74,15 +75,15 @@ export async function* recordChatCompletionStream<T extends ChatCompletionChunkL
     for await (const chunk of stream) {
       for (const choice of chunk.choices ?? []) {
         const delta = choice.delta;
-        if (delta?.reasoning_content) attempt.chunk('reasoning-delta');
-        if (delta?.content) attempt.chunk('text-delta');
+        if (delta?.reasoning_content) attempt.reasoningOutput();
+        if (delta?.content) attempt.textOutput();
         for (const call of delta?.tool_calls ?? []) {
           const index = call.index ?? 0;
           if (!calls.has(index)) {
             // A new call starts: the ones before it are complete.
             materialize();
             calls.set(index, { name: call.function?.name, id: call.id, materialized: false });
-            attempt.chunk('tool-input-start', { toolName: call.function?.name });
+            attempt.toolInputStarted(call.function?.name);
           }
         }
         const reason = choice.finish_reason;

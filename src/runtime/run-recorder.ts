@@ -1,23 +1,19 @@
+// Over 300 lines: RunRecorder is the runtime's one public entry, and each method's JSDoc is its contract.
 /**
  * RunRecorder: the runtime side of the native convention. It starts the run,
- * attempt and tool spans with GenAI attributes, records every fact as a span
- * event, and keeps a view of each span it records in the fold core
- * (src/fold/), so the verdict it gives in-process is the one the processor
- * and the gateway give the exported spans: the same views through the same
- * fold. Nested runs (sub-agents) share their parent's fold.
+ * attempt and tool spans with GenAI attributes (./genai-spans.ts), adopts the
+ * ones an instrumentation started, records the run's own facts as span events
+ * (./fact-events.ts), and keeps a view of each span it records in the fold
+ * core (./run-fold.ts), so the verdict it gives in-process is the one the
+ * processor and the gateway give the exported spans. Its attempts and tools
+ * (./attempt-recorder.ts, ./tool-recorder.ts) talk to it through a
+ * package-private channel (./run-channel.ts); its ledger (./run-ledger.ts)
+ * keeps the attempt history and usage a recovery strategy reads.
  */
-import type { Attributes, Context, HrTime, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
-import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import {
-  classifyError,
-  classifyToolError,
-  describeError,
-  retryAfterMillis,
-  safeCode,
-  toolErrorCode,
-} from '../derive/classify-error.js';
-import { deriveAttemptVerdict, deriveIncident } from '../derive/derive-incident.js';
-import type { Policy, PolicyInput } from '../derive/policy.js';
+import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
+import { context as otelContext, SpanKind, trace } from '@opentelemetry/api';
+import { deriveIncident } from '../derive/derive-incident.js';
+import type { Policy } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
 import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
 import type {
@@ -27,130 +23,38 @@ import type {
   ToolSideEffects,
   WatchdogPhase,
 } from '../model/enums.js';
-import type { RunFacts } from '../model/facts.js';
-import { hrTimeToMillis } from '../model/hr-time.js';
 import type { Incident } from '../model/incident.js';
 import type {
   AttemptHistoryEntry,
-  AttemptUsage,
   RecoverableRun,
   RecoveryActionRecord,
   RunSnapshot,
   RunStopReason,
 } from '../model/recovery.js';
-import { GEN_AI, NATIVE_ATTR as A, NATIVE_EVENT as E, OPERATION } from '../model/native-convention.js';
-import type { FoldSession } from './fold-session.js';
-import { FoldSession as Session, RecordedView, sessionIn, withSession } from './fold-session.js';
+import { GEN_AI, NATIVE_ATTR as A } from '../model/native-convention.js';
+import type { AttemptRecorder } from './attempt-recorder.js';
+import { newAttemptRecorder } from './attempt-recorder.js';
+import { anchoredClock, toHrTime } from './clock.js';
+import { setupFailureEvent } from './error-events.js';
+import type { BoundaryInput, FactEvent } from './fact-events.js';
+import {
+  lifecycleCloseEvent,
+  processExitEvent,
+  recoveryActionEvent,
+  retryIssuedEvent,
+  userCancelEvent,
+  watchdogFiredEvent,
+} from './fact-events.js';
+import { attemptAttributesOf, attemptNameOf, runSpanOf, toolAttributesOf, toolNameOf } from './genai-spans.js';
+import type { RunChannel } from './run-channel.js';
+import { RunFold } from './run-fold.js';
+import { RunLedger } from './run-ledger.js';
+import type { RunRecorderOptions } from './run-options.js';
+import { addLinkAfterStart, nameOf, startMillisOf } from './span-access.js';
+import type { ToolRecorder } from './tool-recorder.js';
+import { newToolRecorder } from './tool-recorder.js';
 
-/** One tool exposed to a provider request. */
-export interface BoundaryToolInput {
-  readonly name: string;
-  /** @default 'unknown' */
-  readonly sideEffects?: ToolSideEffects;
-  /** The provider runs this tool itself. @default false */
-  readonly providerExecuted?: boolean;
-}
-
-/** The side-effect boundary of a request: every tool it exposes. */
-export interface BoundaryInput {
-  readonly tools: readonly BoundaryToolInput[];
-  /** The request reaches an external system whose effects are not classified. @default false */
-  readonly external?: boolean;
-}
-
-/** Options of {@link RunRecorder.start}. */
-export interface RunRecorderOptions {
-  /** @default trace.getTracer('agent-incidents') */
-  readonly tracer?: Tracer;
-  /** `gen_ai.agent.name`; also names the run span `invoke_agent <name>`. */
-  readonly agentName?: string;
-  /** `gen_ai.provider.name` of the run and its attempts. */
-  readonly providerName?: string;
-  /** `gen_ai.request.model` default for attempts. */
-  readonly model?: string;
-  /** `gen_ai.conversation.id`. */
-  readonly conversationId?: string;
-  /** Parent context of the run span. @default the active context */
-  readonly parentContext?: Context;
-  /** Policy of the in-process verdict; see `Policy` for defaults. */
-  readonly policy?: PolicyInput;
-  /**
-   * The run this one continues after a failure: a resume from a checkpoint
-   * or a reassigned task. The run span links to it. @default none
-   */
-  readonly continues?: ContinuedRun;
-  /** Clock in epoch milliseconds (sub-millisecond precision). @default `Date.now()` at the run start, advanced by `performance.now()`, as the OpenTelemetry SDK times spans */
-  readonly clock?: () => number;
-}
-
-/** The failed run a new run continues ({@link RunRecorderOptions.continues}). */
-export interface ContinuedRun {
-  /** Span context of the failed run's span (persist `run.span.spanContext()` with the checkpoint). */
-  readonly spanContext: SpanContext;
-  /** How this run continues it. */
-  readonly as: 'resume' | 'reassign';
-  /** 1-based number of this resume (`agent_incidents.resume.attempt`). */
-  readonly resumeAttempt?: number;
-  /** Reassignment cycles before this execution (`agent_incidents.task.retry_count`). */
-  readonly taskRetryCount?: number;
-}
-
-const LINK_TYPES = { resume: 'resume_of', reassign: 'reassign_of' } as const;
-
-function hr(millis: number): HrTime {
-  const seconds = Math.floor(millis / 1000);
-  return [seconds, Math.round((millis - seconds * 1000) * 1e6)];
-}
-
-/**
- * A clock anchored to the wall clock now and advanced by the monotonic one,
- * as the OpenTelemetry SDK times its spans. `performance.timeOrigin` alone
- * drifts from `Date.now()` in a long-lived process, and fact events would then
- * misorder against the spans of instrumentations in the same run.
- */
-function anchoredClock(): () => number {
-  const anchor = Date.now() - performance.now();
-  return () => anchor + performance.now();
-}
-
-/** The start time of an SDK span in epoch milliseconds, when the span exposes it. */
-function startMillisOf(span: Span): number | undefined {
-  const start = hrTimeToMillis((span as { readonly startTime?: unknown }).startTime);
-  return Number.isFinite(start) ? start : undefined;
-}
-
-/** The name of an SDK span, when the span exposes it. */
-function nameOf(span: Span): string | undefined {
-  const name = (span as { readonly name?: unknown }).name;
-  return typeof name === 'string' ? name : undefined;
-}
-
-/** Stream part types (AI SDK `fullStream`) that are provider progress. */
-const TEXT_PARTS = new Set(['text-start', 'text-delta', 'text']);
-const REASONING_PARTS = new Set(['reasoning-start', 'reasoning-delta', 'reasoning']);
-const OTHER_PROGRESS_PARTS = new Set(['tool-input-delta', 'tool-result', 'tool-error', 'source', 'file']);
-
-/** A recorder handle of a span of the run: its OpenTelemetry span and its view in the fold. */
-interface Handle {
-  readonly ended: boolean;
-  readonly span: Span;
-  /** @internal */
-  readonly view: RecordedView;
-  /** @internal Ends the handle as cut off by the run's end, at `endMillis`. */
-  cutAt(endMillis: number): void;
-}
-
-/** A fresh view of a span the recorder starts or adopts. */
-function viewOf(
-  span: Span,
-  spanId: string,
-  parentSpanId: string | undefined,
-  name: string,
-  attributes: Attributes,
-  startMillis: number,
-): RecordedView {
-  return new RecordedView(span, spanId, parentSpanId, name, attributes, startMillis);
-}
+export type { ContinuedRun, RunRecorderOptions } from './run-options.js';
 
 /** Records one run. Create it with {@link RunRecorder.start}. */
 export class RunRecorder implements RecoverableRun {
@@ -160,31 +64,14 @@ export class RunRecorder implements RecoverableRun {
   readonly #clock: () => number;
   readonly #policy: Policy;
   readonly #options: RunRecorderOptions;
-  readonly #context: Context;
-  readonly #session: FoldSession;
-  /** The run span's view in the fold. */
-  readonly #view: RecordedView;
-  /** Views of the spans recorded, by their OpenTelemetry span. */
-  readonly #views = new Map<Span, RecordedView>();
-  readonly #attempts: { readonly key: string; readonly number: number; readonly startMillis: number }[] = [];
-  readonly #open = new Set<Handle>();
-  /** The verdict and facts at the run's end. */
-  #final: { readonly incident: Incident; readonly facts: RunFacts } | undefined;
-  /** Per attempt number: its span context, end time, retry-after and usage. */
-  readonly #attemptState = new Map<
-    number,
-    {
-      spanContext: SpanContext;
-      endMillis?: number;
-      retryAfterMillis?: number;
-      usage?: AttemptUsage;
-      finished?: boolean;
-    }
-  >();
+  readonly #fold: RunFold;
+  readonly #ledger: RunLedger;
+  /** What the run's attempts and tools may ask of it. */
+  readonly #channel: RunChannel;
   readonly #stop = new AbortController();
   readonly #startMillis: number;
-  #pendingRetryOf: number | undefined;
   #endMillis: number | undefined;
+  /** The sequence number of the last fact event written (`agent_incidents.seq`). */
   #seq = 0;
   #ended = false;
 
@@ -193,36 +80,33 @@ export class RunRecorder implements RecoverableRun {
     this.#tracer = options.tracer ?? trace.getTracer('agent-incidents');
     this.#clock = options.clock ?? anchoredClock();
     this.#policy = resolvePolicy(options.policy);
-    const attributes: Attributes = { [GEN_AI.OPERATION_NAME]: OPERATION.RUN };
-    if (options.agentName) attributes[GEN_AI.AGENT_NAME] = options.agentName;
-    if (options.providerName) attributes[GEN_AI.PROVIDER_NAME] = options.providerName;
-    if (options.model) attributes[GEN_AI.REQUEST_MODEL] = options.model;
-    if (options.conversationId) attributes['gen_ai.conversation.id'] = options.conversationId;
-    const links: Link[] = [];
-    const continued = options.continues;
-    if (continued) {
-      links.push({ context: continued.spanContext, attributes: { [A.LINK_TYPE]: LINK_TYPES[continued.as] } });
-      if (continued.resumeAttempt !== undefined) attributes[A.RESUME_ATTEMPT] = continued.resumeAttempt;
-      if (continued.taskRetryCount !== undefined) attributes[A.TASK_RETRY_COUNT] = continued.taskRetryCount;
-    }
+    this.#ledger = new RunLedger(this.#clock);
+    const { name, attributes, links } = runSpanOf(options);
     const parent = options.parentContext ?? otelContext.active();
     this.#startMillis = this.#clock();
-    const name = options.agentName ? `${OPERATION.RUN} ${options.agentName}` : OPERATION.RUN;
     this.span = this.#tracer.startSpan(
       name,
-      { kind: SpanKind.INTERNAL, attributes, links, startTime: hr(this.#startMillis) },
+      { kind: SpanKind.INTERNAL, attributes, links, startTime: toHrTime(this.#startMillis) },
       parent,
     );
-    // A run started under another run's context is nested in it: it joins that fold.
-    const place = sessionIn(parent);
-    this.#session = place?.session ?? new Session();
-    const id = this.#session.nextId();
-    const parentId = place ? (this.#session.idOf(trace.getSpan(parent)) ?? place.runId) : undefined;
-    this.#view = viewOf(this.span, id, parentId, name, attributes, this.#startMillis);
-    this.#session.bind(this.span, id);
-    this.#session.folder.start(this.#view, this.#view, { policy: this.#policy });
-    this.#session.addRun(id, { cut: (endMillis) => this.#cutByParent(endMillis) });
-    this.#context = withSession(trace.setSpan(parent, this.span), { session: this.#session, runId: id });
+    this.#fold = new RunFold({
+      span: this.span,
+      name,
+      attributes,
+      startMillis: this.#startMillis,
+      parent,
+      policy: this.#policy,
+      cutByParent: (endMillis) => {
+        if (!this.#ended) this.#finish(endMillis, true);
+      },
+    });
+    this.#channel = {
+      now: () => this.now(),
+      record: (span, eventName, eventAttributes) => this.#write(span, eventName, eventAttributes),
+      attemptEnded: (number, details) => this.#ledger.attemptEnded(number, details),
+      opened: (handle) => this.#fold.opened(handle),
+      spanEnded: (handle, endMillis) => this.#fold.spanEnded(handle, endMillis),
+    };
   }
 
   /**
@@ -237,10 +121,10 @@ export class RunRecorder implements RecoverableRun {
 
   /** Context with the run span active, for spans the runtime starts itself. */
   get context(): Context {
-    return this.#context;
+    return this.#fold.context;
   }
 
-  /** Whether {@link end} was called. */
+  /** Whether {@link RunRecorder.end} was called. */
   get ended(): boolean {
     return this.#ended;
   }
@@ -256,29 +140,26 @@ export class RunRecorder implements RecoverableRun {
 
   /** Starts a provider attempt (`chat` span) and records its side-effect boundary. */
   startAttempt(options: { readonly model?: string; readonly boundary?: BoundaryInput } = {}): AttemptRecorder {
-    const number = this.#attempts.length + 1;
+    const number = this.#ledger.nextNumber;
     const model = options.model ?? this.#options.model;
-    const attributes: Attributes = {
-      [GEN_AI.OPERATION_NAME]: 'chat',
-      [A.ATTEMPT_NUMBER]: number,
-      [GEN_AI.REQUEST_STREAM]: true,
-    };
-    if (this.#options.providerName) attributes[GEN_AI.PROVIDER_NAME] = this.#options.providerName;
-    if (model) attributes[GEN_AI.REQUEST_MODEL] = model;
-    const retryLink = this.#takeRetryLink();
-    if (retryLink) attributes[A.RETRY_OF_ATTEMPT] = retryLink.number;
+    const retryLink = this.#ledger.takeRetryLink();
+    const providerName = this.#options.providerName;
+    const attributes = attemptAttributesOf({ number, providerName, model, retryOf: retryLink?.number });
     const startMillis = this.#clock();
-    const name = model ? `chat ${model}` : 'chat';
+    const name = attemptNameOf(model);
     const span = this.#tracer.startSpan(
       name,
-      { kind: SpanKind.CLIENT, attributes, links: retryLink ? [retryLink.link] : [], startTime: hr(startMillis) },
-      this.#context,
+      {
+        kind: SpanKind.CLIENT,
+        attributes,
+        links: retryLink ? [retryLink.link] : [],
+        startTime: toHrTime(startMillis),
+      },
+      this.context,
     );
-    const view = this.#track(span, name, attributes, startMillis);
-    this.#attempts.push({ key: view.spanId, number, startMillis });
-    this.#attemptState.set(number, { spanContext: span.spanContext() });
-    const attempt = new AttemptRecorder(this, span, view, number);
-    this.#open.add(attempt);
+    const view = this.#fold.track(span, name, attributes, startMillis);
+    this.#ledger.attemptStarted({ key: view.spanId, number, startMillis, spanContext: span.spanContext() });
+    const attempt = newAttemptRecorder(this.#channel, span, view, number, true);
     if (options.boundary) attempt.recordBoundary(options.boundary);
     return attempt;
   }
@@ -290,23 +171,20 @@ export class RunRecorder implements RecoverableRun {
    * adopted span: its owner does.
    */
   adoptAttempt(span: Span, options: { readonly boundary?: BoundaryInput } = {}): AttemptRecorder {
-    const number = this.#attempts.length + 1;
+    const number = this.#ledger.nextNumber;
     // The span says it is recorded natively, so readers trust its events over its own attributes.
     span.setAttribute(A.ATTEMPT_NUMBER, number);
     const attributes: Attributes = { [GEN_AI.OPERATION_NAME]: 'chat', [A.ATTEMPT_NUMBER]: number };
-    const retryLink = this.#takeRetryLink();
+    const retryLink = this.#ledger.takeRetryLink();
     if (retryLink) {
       span.setAttribute(A.RETRY_OF_ATTEMPT, retryLink.number);
       attributes[A.RETRY_OF_ATTEMPT] = retryLink.number;
-      // Links after start are API 1.9+; an older span simply goes without.
-      (span as { addLink?: (link: Link) => unknown }).addLink?.(retryLink.link);
+      addLinkAfterStart(span, retryLink.link);
     }
     const startMillis = startMillisOf(span) ?? this.#clock();
-    const view = this.#track(span, nameOf(span) ?? 'chat', attributes, startMillis);
-    this.#attempts.push({ key: view.spanId, number, startMillis });
-    this.#attemptState.set(number, { spanContext: span.spanContext() });
-    const attempt = new AttemptRecorder(this, span, view, number, false);
-    this.#open.add(attempt);
+    const view = this.#fold.track(span, nameOf(span) ?? 'chat', attributes, startMillis);
+    this.#ledger.attemptStarted({ key: view.spanId, number, startMillis, spanContext: span.spanContext() });
+    const attempt = newAttemptRecorder(this.#channel, span, view, number, false);
     if (options.boundary) attempt.recordBoundary(options.boundary);
     return attempt;
   }
@@ -324,25 +202,16 @@ export class RunRecorder implements RecoverableRun {
   ): ToolRecorder {
     const sideEffects = options.sideEffects ?? 'unknown';
     span.setAttribute(A.TOOL_SIDE_EFFECTS, sideEffects);
-    const attributes: Attributes = {
-      [GEN_AI.OPERATION_NAME]: OPERATION.TOOL,
-      [GEN_AI.TOOL_NAME]: options.name,
-      [A.TOOL_SIDE_EFFECTS]: sideEffects,
-    };
+    const attemptNumber = options.attempt?.number;
+    const attributes = toolAttributesOf({ name: options.name, sideEffects, attemptNumber });
     if (options.attempt) {
       span.setAttribute(A.ATTEMPT_NUMBER, options.attempt.number);
-      attributes[A.ATTEMPT_NUMBER] = options.attempt.number;
-      (span as { addLink?: (link: Link) => unknown }).addLink?.({ context: options.attempt.span.spanContext() });
+      addLinkAfterStart(span, { context: options.attempt.span.spanContext() });
     }
-    const view = this.#track(
-      span,
-      nameOf(span) ?? `${OPERATION.TOOL} ${options.name}`,
-      attributes,
-      startMillisOf(span) ?? this.#clock(),
-    );
-    const tool = new ToolRecorder(this, span, view, false);
-    this.#open.add(tool);
-    this.toolActivity();
+    const name = nameOf(span) ?? toolNameOf(options.name);
+    const view = this.#fold.track(span, name, attributes, startMillisOf(span) ?? this.#clock());
+    const tool = newToolRecorder(this.#channel, span, view, false);
+    this.#fold.toolActivity();
     return tool;
   }
 
@@ -358,29 +227,26 @@ export class RunRecorder implements RecoverableRun {
     readonly sideEffects?: ToolSideEffects;
     readonly attempt?: AttemptRecorder;
   }): ToolRecorder {
-    const sideEffects = options.sideEffects ?? 'unknown';
-    const attributes: Attributes = {
-      [GEN_AI.OPERATION_NAME]: OPERATION.TOOL,
-      [GEN_AI.TOOL_NAME]: options.name,
-      [A.TOOL_SIDE_EFFECTS]: sideEffects,
-    };
-    if (options.callId) attributes[GEN_AI.TOOL_CALL_ID] = options.callId;
-    if (options.attempt) attributes[A.ATTEMPT_NUMBER] = options.attempt.number;
+    const attributes = toolAttributesOf({
+      name: options.name,
+      sideEffects: options.sideEffects ?? 'unknown',
+      callId: options.callId,
+      attemptNumber: options.attempt?.number,
+    });
     const startMillis = this.#clock();
-    const name = `${OPERATION.TOOL} ${options.name}`;
+    const name = toolNameOf(options.name);
     const span = this.#tracer.startSpan(
       name,
       {
         kind: SpanKind.INTERNAL,
         attributes,
-        startTime: hr(startMillis),
+        startTime: toHrTime(startMillis),
         links: options.attempt ? [{ context: options.attempt.span.spanContext() }] : [],
       },
-      this.#context,
+      this.context,
     );
-    const tool = new ToolRecorder(this, span, this.#track(span, name, attributes, startMillis));
-    this.#open.add(tool);
-    this.toolActivity();
+    const tool = newToolRecorder(this.#channel, span, this.#fold.track(span, name, attributes, startMillis), true);
+    this.#fold.toolActivity();
     return tool;
   }
 
@@ -393,90 +259,28 @@ export class RunRecorder implements RecoverableRun {
   retryIssued(attempt: AttemptRecorder | number | undefined, options: { readonly delayMillis?: number } = {}): void {
     // Undefined: the whole run is retried (it failed before any attempt); nothing to link.
     const number = typeof attempt === 'object' ? attempt.number : attempt;
-    const attributes: Attributes = number === undefined ? {} : { [A.RETRY_OF_ATTEMPT]: number };
-    if (options.delayMillis !== undefined) attributes[A.RETRY_DELAY_MS] = options.delayMillis;
-    this.record(this.span, E.RETRY_ISSUED, attributes);
-    if (!this.#ended && !this.#stop.signal.aborted) this.#pendingRetryOf = number;
+    this.#record(retryIssuedEvent(number, options.delayMillis));
+    if (!this.#ended && !this.#stop.signal.aborted) this.#ledger.retryIssued(number);
   }
 
   /**
    * Records what a recovery strategy did (`agent_incidents.recovery_action`
    * on the run span, with the redacted snapshot when given). The processor
-   * folds the last one into `incident.recovery.*`, as {@link incident} does.
+   * folds the last one into `incident.recovery.*`, as {@link RunRecorder.incident} does.
    */
   recoveryAction(record: RecoveryActionRecord): void {
-    const attributes: Attributes = {
-      [A.RECOVERY_ACTION]: record.action,
-      [A.RECOVERY_REASON]: record.reason,
-      // The name is exported: only a safe token, never free text.
-      [A.RECOVERY_STRATEGY]: safeCode(record.strategy) ?? 'custom',
-    };
-    if (record.delayMillis !== undefined) attributes[A.RETRY_DELAY_MS] = record.delayMillis;
-    if (record.resumeAttempt !== undefined) attributes[A.RESUME_ATTEMPT] = record.resumeAttempt;
-    if (record.taskRetryCount !== undefined) attributes[A.TASK_RETRY_COUNT] = record.taskRetryCount;
-    const snapshot = record.snapshot;
-    if (snapshot) {
-      attributes[A.SNAPSHOT_TURNS] = snapshot.turns;
-      attributes[A.SNAPSHOT_ATTEMPTS] = snapshot.attempts;
-      if (snapshot.inputTokens !== undefined) attributes[A.SNAPSHOT_INPUT_TOKENS] = snapshot.inputTokens;
-      if (snapshot.outputTokens !== undefined) attributes[A.SNAPSHOT_OUTPUT_TOKENS] = snapshot.outputTokens;
-      attributes[A.SNAPSHOT_DURATION_MS] = snapshot.durationMillis;
-      if (snapshot.costUsd !== undefined) attributes[A.SNAPSHOT_COST_USD] = snapshot.costUsd;
-    }
-    this.record(this.span, E.RECOVERY_ACTION, attributes);
+    this.#record(recoveryActionEvent(record));
   }
 
   /** Each attempt so far with its own verdict: the attempt history a recovery strategy reads. */
   attemptHistory(): AttemptHistoryEntry[] {
-    const run = this.#facts();
-    const retried = new Set(
-      run.facts.flatMap((f) => (f.kind === 'retry_issued' && f.ofAttempt !== undefined ? [f.ofAttempt] : [])),
-    );
-    return this.#attempts.map((a) => {
-      const state = this.#attemptState.get(a.number);
-      const verdict = deriveAttemptVerdict(run, a.key, this.#policy);
-      return {
-        number: a.number,
-        startMillis: a.startMillis,
-        ...(state?.endMillis !== undefined ? { endMillis: state.endMillis } : {}),
-        retried: retried.has(a.key),
-        ...(verdict ? { verdict } : {}),
-        ...(state?.retryAfterMillis !== undefined ? { retryAfterMillis: state.retryAfterMillis } : {}),
-      };
-    });
+    return this.#ledger.history(this.#fold.facts(), this.#policy);
   }
 
   /** A redacted snapshot of the run now: counts, tokens, cost, durations and the verdict's enums. */
   snapshot(): RunSnapshot {
     const incident = this.incident();
-    // Token counts are only claimed when some attempt reported them.
-    let inputTokens: number | undefined;
-    let outputTokens: number | undefined;
-    let costUsd: number | undefined;
-    let turns = 0;
-    const durations: number[] = [];
-    for (const a of this.#attempts) {
-      const state = this.#attemptState.get(a.number);
-      if (state?.finished) turns++;
-      if (state?.endMillis !== undefined) durations.push(Math.max(0, state.endMillis - a.startMillis));
-      if (state?.usage?.inputTokens !== undefined) inputTokens = (inputTokens ?? 0) + state.usage.inputTokens;
-      if (state?.usage?.outputTokens !== undefined) outputTokens = (outputTokens ?? 0) + state.usage.outputTokens;
-      if (state?.usage?.costUsd !== undefined) costUsd = (costUsd ?? 0) + state.usage.costUsd;
-    }
-    return {
-      turns,
-      attempts: incident.attempts,
-      recoveredAttempts: incident.recoveredAttempts,
-      ...(inputTokens !== undefined ? { inputTokens } : {}),
-      ...(outputTokens !== undefined ? { outputTokens } : {}),
-      ...(costUsd !== undefined ? { costUsd } : {}),
-      durationMillis: Math.max(0, (this.#endMillis ?? this.#clock()) - this.#startMillis),
-      attemptDurationsMillis: durations,
-      outcome: incident.outcome,
-      ...(incident.cause ? { cause: incident.cause } : {}),
-      ...(incident.causeDetail ? { causeDetail: incident.causeDetail } : {}),
-      ...(incident.phase ? { phase: incident.phase } : {}),
-    };
+    return this.#ledger.snapshot(incident, (this.#endMillis ?? this.#clock()) - this.#startMillis);
   }
 
   /**
@@ -485,14 +289,12 @@ export class RunRecorder implements RecoverableRun {
    * streaming attempt belongs to the attempt: {@link AttemptRecorder.watchdogFired}.
    */
   watchdogFired(options: { readonly phase: WatchdogPhase; readonly budgetMillis?: number }): void {
-    const attributes: Attributes = { [A.WATCHDOG_PHASE]: options.phase };
-    if (options.budgetMillis !== undefined) attributes[A.WATCHDOG_BUDGET_MS] = options.budgetMillis;
-    this.record(this.span, E.WATCHDOG_FIRED, attributes);
+    this.#record(watchdogFiredEvent(options));
   }
 
   /** Records that the user (or the client) cancelled the run. */
   userCancel(origin: CancelOrigin = 'user_stop'): void {
-    this.record(this.span, E.USER_CANCEL, { [A.CANCEL_ORIGIN]: origin });
+    this.#record(userCancelEvent(origin));
     this.#abort({ cause: 'user_cancel' });
   }
 
@@ -501,17 +303,13 @@ export class RunRecorder implements RecoverableRun {
    * (epoch ms or Date) orders it before failures it caused that were recorded first.
    */
   lifecycleClose(options: { readonly kind: LifecycleKind; readonly initiatedAt?: number | Date }): void {
-    const attributes: Attributes = { [A.LIFECYCLE_KIND]: options.kind };
-    const initiated = options.initiatedAt instanceof Date ? options.initiatedAt.getTime() : options.initiatedAt;
-    if (initiated !== undefined && Number.isFinite(initiated)) attributes[A.LIFECYCLE_INITIATED_AT] = initiated;
-    this.record(this.span, E.LIFECYCLE_CLOSE, attributes);
+    this.#record(lifecycleCloseEvent(options));
     this.#abort({ cause: 'local_lifecycle_close' });
   }
 
   /** Records that building the provider request failed before any attempt. */
   setupFailure(error: unknown): void {
-    const code = classifyError(describeError(error)).code;
-    this.record(this.span, E.SETUP_FAILURE, code ? { [A.ERROR_CODE]: code } : {});
+    this.#record(setupFailureEvent(error));
   }
 
   /** Records that the agent process exited. */
@@ -520,10 +318,7 @@ export class RunRecorder implements RecoverableRun {
     readonly signal?: string;
     readonly closeReason?: ProcessCloseReason;
   }): void {
-    const attributes: Attributes = { [A.PROCESS_CLOSE_REASON]: options.closeReason ?? 'execution_failed' };
-    if (options.exitCode !== undefined) attributes[A.PROCESS_EXIT_CODE] = options.exitCode;
-    if (options.signal) attributes[A.PROCESS_SIGNAL] = options.signal;
-    this.record(this.span, E.PROCESS_EXIT, attributes);
+    this.#record(processExitEvent(options));
   }
 
   /**
@@ -531,8 +326,9 @@ export class RunRecorder implements RecoverableRun {
    * functions the processor uses on the exported spans.
    */
   incident(): Incident {
-    if (this.#final) return this.#final.incident;
-    return deriveIncident(this.#facts(), this.#policy);
+    const final = this.#fold.final;
+    if (final) return final.incident;
+    return deriveIncident(this.#fold.facts(), this.#policy);
   }
 
   /**
@@ -547,67 +343,28 @@ export class RunRecorder implements RecoverableRun {
     return this.incident();
   }
 
-  /** @internal The attempt's end, retry-after and usage, for history and snapshots. */
-  attemptEnded(
-    number: number,
-    details: { readonly retryAfterMillis?: number; readonly usage?: AttemptUsage; readonly finished?: boolean },
-  ): void {
-    const state = this.#attemptState.get(number);
-    if (!state || state.endMillis !== undefined) return;
-    state.endMillis = this.#clock();
-    if (details.retryAfterMillis !== undefined) state.retryAfterMillis = details.retryAfterMillis;
-    if (details.usage) state.usage = details.usage;
-    if (details.finished) state.finished = true;
-  }
-
-  /** @internal Records a native fact event on `span`, and in its view. */
-  record(span: Span, name: string, attributes: Attributes, timeMillis = this.#clock()): void {
-    if (this.#ended) return;
-    const seq = ++this.#seq;
-    const eventAttributes = { ...attributes, [A.SEQ]: seq };
-    span.addEvent(name, eventAttributes, hr(timeMillis));
-    const view = span === this.span ? this.#view : this.#views.get(span);
-    view?.recorded.push({ name, timeMillis, attributes: eventAttributes });
-  }
-
-  /** @internal A tool of the run started or ended: the attempts' next tool events are news again. */
-  toolActivity(): void {
-    for (const handle of this.#open) if (handle instanceof AttemptRecorder) handle.toolActivity();
-  }
-
-  /** @internal A span of the run ended: its view ends in the fold. */
-  spanEnded(handle: Handle, endMillis: number): void {
-    this.#open.delete(handle);
-    if (handle instanceof ToolRecorder) this.toolActivity();
-    this.#views.delete(handle.span);
-    if (this.#ended) return;
-    handle.view.endMillis = endMillis;
-    this.#session.folder.end(handle.view, handle.view);
-  }
-
-  /** @internal */
+  /**
+   * The run's clock now, in epoch milliseconds: the time base of its events,
+   * for a time the runtime records itself (`lifecycleClose`'s `initiatedAt`).
+   */
   now(): number {
     return this.#clock();
   }
 
-  /** @internal */
-  hrTime(millis: number): HrTime {
-    return hr(millis);
+  /** Writes one of the run's own facts on the run span. */
+  #record(event: FactEvent): void {
+    this.#write(this.span, event.name, event.attributes);
   }
 
-  /** Starts tracking the view of a span of this run in the fold. */
-  #track(span: Span, name: string, attributes: Attributes, startMillis: number): RecordedView {
-    const view = viewOf(span, this.#session.nextId(), this.#view.spanId, name, attributes, startMillis);
-    this.#session.bind(span, view.spanId);
-    this.#views.set(span, view);
-    this.#session.folder.start(view, view);
-    return view;
-  }
-
-  /** The run's facts: final once it ended, else as they stand (open tools count as running). */
-  #facts(): RunFacts {
-    if (this.#final) return this.#final.facts;
-    return this.#session.folder.peek(this.#view.spanId, (v) => v) ?? { facts: [], attempts: [] };
+  /** Writes a native fact event on `span` now (numbered in the run's order), and in its view. */
+  #write(span: Span, name: string, attributes: Attributes): void {
+    // The time is read first, as it always was: a test clock counts its reads.
+    const timeMillis = this.#clock();
+    if (this.#ended) return;
+    const seq = ++this.#seq;
+    const eventAttributes = { ...attributes, [A.SEQ]: seq };
+    span.addEvent(name, eventAttributes, toHrTime(timeMillis));
+    this.#fold.eventWritten(span, { name, timeMillis, attributes: eventAttributes });
   }
 
   /**
@@ -618,398 +375,19 @@ export class RunRecorder implements RecoverableRun {
   #finish(endMillis: number, byParent: boolean): void {
     this.#ended = true;
     this.#endMillis = endMillis;
-    this.#session.removeRun(this.#view.spanId);
-    for (const handle of [...this.#open]) handle.cutAt(endMillis);
-    this.#open.clear();
-    this.#views.clear();
-    const folder = this.#session.folder;
-    for (const view of folder.cutOpenSpans(this.#view.spanId)) {
-      const nested = folder.isRun(view.spanId) ? this.#session.run(view.spanId) : undefined;
-      if (nested) {
-        nested.cut(endMillis);
-        continue;
-      }
-      view.endMillis = endMillis;
-      folder.end(view, view);
-    }
+    this.#fold.cutOpen(endMillis);
     if (byParent) {
       this.span.setAttribute(ATTR_INCIDENT_TRUNCATED, true);
-      this.#view.attributes[ATTR_INCIDENT_TRUNCATED] = true;
+      this.#fold.view.attributes[ATTR_INCIDENT_TRUNCATED] = true;
     }
-    this.#view.endMillis = endMillis;
-    const folded = folder.end(this.#view, this.#view);
-    if (folded?.kind === 'run') this.#final = { incident: folded.incident, facts: folded.facts };
-    this.span.end(hr(endMillis));
-  }
-
-  /** The parent run ended while this nested run was open: it is cut off there. */
-  #cutByParent(endMillis: number): void {
-    if (!this.#ended) this.#finish(endMillis, true);
+    this.#fold.endRun(endMillis);
+    this.span.end(toHrTime(endMillis));
   }
 
   #abort(reason: RunStopReason): void {
     if (this.#ended || this.#stop.signal.aborted) return;
     // An abandoned retry links nothing: a later attempt the user asks for is not its retry.
-    this.#pendingRetryOf = undefined;
+    this.#ledger.retryAbandoned();
     this.#stop.abort(reason);
-  }
-
-  /** The link of the next attempt to the one a retry was issued for, once. */
-  #takeRetryLink(): { readonly number: number; readonly link: Link } | undefined {
-    const number = this.#pendingRetryOf;
-    this.#pendingRetryOf = undefined;
-    const spanContext = number === undefined ? undefined : this.#attemptState.get(number)?.spanContext;
-    if (number === undefined || !spanContext) return undefined;
-    return {
-      number,
-      link: { context: spanContext, attributes: { [A.LINK_TYPE]: 'retry_of', [A.RETRY_OF_ATTEMPT]: number } },
-    };
-  }
-}
-
-/** Records one provider attempt. Every method is a no-op once the attempt ended. */
-export class AttemptRecorder implements Handle {
-  /** The attempt span (`chat`). */
-  readonly span: Span;
-  /** 1-based number of the attempt within its run. */
-  readonly number: number;
-  /** @internal The attempt's view in the fold. */
-  readonly view: RecordedView;
-  readonly #run: RunRecorder;
-  readonly #once = new Set<string>();
-  /**
-   * What a reader concludes from this attempt's tool events so far (docs/attributes.md#phases):
-   * whether tool input streamed, which kinds of complete calls exist, and whether the
-   * last fact was tool input, a complete call, or something else.
-   */
-  readonly #tools: { input: boolean; phase: 'input' | 'materialized' | 'other'; readonly materialized: Set<string> } = {
-    input: false,
-    phase: 'other',
-    materialized: new Set(),
-  };
-  /** False for an adopted span: its owner sets its status and ends it. */
-  readonly #owned: boolean;
-  #ended = false;
-
-  /** @internal */
-  constructor(run: RunRecorder, span: Span, view: RecordedView, number: number, owned = true) {
-    this.#run = run;
-    this.span = span;
-    this.view = view;
-    this.number = number;
-    this.#owned = owned;
-  }
-
-  /** @internal The attempt's key in the fold. */
-  get key(): string {
-    return this.view.spanId;
-  }
-
-  /** Whether the attempt ended (finished, failed or watchdog). */
-  get ended(): boolean {
-    return this.#ended;
-  }
-
-  /** Records the tools exposed to this request (its side-effect boundary). */
-  recordBoundary(boundary: BoundaryInput): void {
-    const byClass = (c: ToolSideEffects) =>
-      boundary.tools.filter((t) => (t.sideEffects ?? 'unknown') === c).map((t) => t.name);
-    this.#record(E.SIDE_EFFECT_BOUNDARY, {
-      [A.BOUNDARY_READ_ONLY]: byClass('read_only'),
-      [A.BOUNDARY_UNSAFE]: byClass('unsafe'),
-      [A.BOUNDARY_UNKNOWN]: byClass('unknown'),
-      [A.BOUNDARY_PROVIDER_EXECUTED]: boundary.tools.filter((t) => t.providerExecuted).map((t) => t.name),
-      [A.BOUNDARY_EXTERNAL]: boundary.external === true,
-    });
-  }
-
-  /**
-   * Records one stream part by its type (the AI SDK `fullStream` part types).
-   * Lifecycle-only parts (`start`, `stream-start`, `response-metadata`,
-   * `start-step`, `finish-step`, `finish`) are not progress and record nothing.
-   */
-  chunk(
-    type: string,
-    details: {
-      readonly toolName?: string;
-      readonly toolCallId?: string;
-      readonly sideEffects?: ToolSideEffects;
-      readonly providerExecuted?: boolean;
-    } = {},
-  ): void {
-    // Text, reasoning and tool facts imply provider progress, so they are not
-    // doubled with a provider_progress event: one event per state change.
-    if (TEXT_PARTS.has(type)) {
-      this.textOutput();
-    } else if (REASONING_PARTS.has(type)) {
-      this.reasoningOutput();
-    } else if (type === 'tool-input-start') {
-      this.toolInputStarted(details.toolName, { providerExecuted: details.providerExecuted });
-    } else if (type === 'tool-input-end') {
-      this.toolInputCompleted(details.toolName);
-    } else if (type === 'tool-call') {
-      this.toolCallMaterialized({
-        name: details.toolName,
-        callId: details.toolCallId,
-        sideEffects: details.sideEffects,
-        providerExecuted: details.providerExecuted,
-      });
-    } else if (OTHER_PROGRESS_PARTS.has(type)) {
-      this.providerProgress(type);
-    }
-  }
-
-  /**
-   * Records the first real provider output of this attempt that is not text,
-   * reasoning or a tool call (those imply progress themselves). Recorded once.
-   */
-  providerProgress(chunkType?: string): void {
-    this.#recordOnce(E.PROVIDER_PROGRESS, chunkType ? { [A.CHUNK_TYPE]: chunkType } : {});
-  }
-
-  /** Records that visible text output started (recorded once). */
-  textOutput(): void {
-    this.#recordOnce(E.TEXT_OUTPUT_STARTED, {});
-  }
-
-  /** Records that reasoning output started (recorded once). */
-  reasoningOutput(): void {
-    this.#recordOnce(E.REASONING_OUTPUT_STARTED, {});
-  }
-
-  /** Records that the model started streaming a tool call's input. */
-  toolInputStarted(toolName?: string, options: { readonly providerExecuted?: boolean } = {}): void {
-    if (this.#ended) return;
-    const attributes: Attributes = { [A.TOOL_PROVIDER_EXECUTED]: options.providerExecuted === true };
-    if (toolName) attributes[GEN_AI.TOOL_NAME] = toolName;
-    this.#record(E.TOOL_INPUT_STARTED, attributes);
-    this.#tools.input = true;
-    this.#tools.phase = 'input';
-  }
-
-  /**
-   * Records that a tool call's input finished streaming. Not recorded when it
-   * would change nothing a reader concludes (another call's input is already
-   * streaming, or a call is already complete): parallel tool calls must not
-   * spend the span's event limit on events that say nothing new.
-   */
-  toolInputCompleted(toolName?: string): void {
-    if (this.#ended || (this.#tools.input && this.#tools.phase !== 'other')) return;
-    this.#record(E.TOOL_INPUT_COMPLETED, toolName ? { [GEN_AI.TOOL_NAME]: toolName } : {});
-    this.#tools.input = true;
-    this.#tools.phase = 'input';
-  }
-
-  /** @internal A tool of the run started or ended: the next tool event of this attempt says something new again. */
-  toolActivity(): void {
-    this.#tools.phase = 'other';
-  }
-
-  /** Records a complete tool call (it may not run yet), with its side-effect class. */
-  toolCallMaterialized(call: {
-    readonly name?: string;
-    readonly callId?: string;
-    /** @default 'unknown' */
-    readonly sideEffects?: ToolSideEffects;
-    readonly providerExecuted?: boolean;
-  }): void {
-    const attributes: Attributes = {
-      [A.TOOL_SIDE_EFFECTS]: call.sideEffects ?? 'unknown',
-      [A.TOOL_PROVIDER_EXECUTED]: call.providerExecuted === true,
-    };
-    if (call.name) attributes[GEN_AI.TOOL_NAME] = call.name;
-    if (call.callId) attributes[GEN_AI.TOOL_CALL_ID] = call.callId;
-    if (this.#ended) return;
-    // A call of a kind already complete, right after another complete call, says nothing new to a reader.
-    const kind = `${String(attributes[A.TOOL_SIDE_EFFECTS])}/${String(attributes[A.TOOL_PROVIDER_EXECUTED])}`;
-    if (this.#tools.phase === 'materialized' && this.#tools.materialized.has(kind)) return;
-    this.#record(E.TOOL_CALL_MATERIALIZED, attributes);
-    this.#tools.materialized.add(kind);
-    this.#tools.phase = 'materialized';
-  }
-
-  /** Cleanup evidence: a tool part that never ran was closed. Not terminal; recorded once per tool name. */
-  pendingToolInterrupted(toolName?: string): void {
-    this.#recordOnce(
-      `${E.PENDING_TOOL_INTERRUPTED}:${toolName ?? ''}`,
-      toolName ? { [GEN_AI.TOOL_NAME]: toolName } : {},
-      E.PENDING_TOOL_INTERRUPTED,
-    );
-  }
-
-  /** Records that a local watchdog fired, and ends the attempt as failed. */
-  watchdogFired(options: { readonly phase: WatchdogPhase; readonly budgetMillis?: number }): void {
-    const attributes: Attributes = { [A.WATCHDOG_PHASE]: options.phase };
-    if (options.budgetMillis !== undefined) attributes[A.WATCHDOG_BUDGET_MS] = options.budgetMillis;
-    this.#record(E.WATCHDOG_FIRED, attributes);
-    this.#end(SpanStatusCode.ERROR, `watchdog_timeout (${options.phase})`, 'watchdog_timeout');
-  }
-
-  /**
-   * Records the error that ended the attempt (classified from its cause chain:
-   * `TypeError: terminated` → `UND_ERR_SOCKET`) and ends the attempt as failed.
-   */
-  fail(error: unknown, options: { readonly retryAfterMillis?: number } = {}): void {
-    if (this.#ended) return;
-    const description = describeError(error);
-    const classified = classifyError(description);
-    const attributes: Attributes = { [A.ERROR_KIND]: classified.kind };
-    if (classified.detail) attributes[A.ERROR_DETAIL] = classified.detail;
-    if (classified.code) attributes[A.ERROR_CODE] = classified.code;
-    if (classified.retryable !== undefined) attributes[A.ERROR_RETRYABLE] = classified.retryable;
-    const wait = options.retryAfterMillis ?? retryAfterMillis(description.retryAfter, this.#run.now());
-    if (wait !== undefined && Number.isFinite(wait) && wait >= 0) attributes[A.ERROR_RETRY_AFTER_MS] = wait;
-    this.#record(E.PROVIDER_ERROR, attributes);
-    this.#run.attemptEnded(this.number, { retryAfterMillis: attributes[A.ERROR_RETRY_AFTER_MS] as number | undefined });
-    if (this.#owned && error instanceof Error) this.span.recordException(error, this.#run.hrTime(this.#run.now()));
-    const message = error instanceof Error ? error.message : String(error);
-    this.#end(SpanStatusCode.ERROR, message, classified.code ?? classified.detail ?? '_OTHER');
-  }
-
-  /**
-   * Ends the attempt with no fact of its own: what stopped it was recorded on
-   * the run (a user cancel aborted the request).
-   */
-  close(): void {
-    this.#end(SpanStatusCode.UNSET);
-  }
-
-  /** Records that the attempt's stream finished normally and ends the attempt. */
-  finish(options: { readonly finishReasons?: readonly string[]; readonly usage?: AttemptUsage } = {}): void {
-    if (this.#ended) return;
-    if (options.finishReasons) {
-      this.span.setAttribute(GEN_AI.FINISH_REASONS, [...options.finishReasons]);
-      // The recorder's own fold reads them as every reader does (docs/conventions.md#finish-reasons-by-meaning).
-      this.view.attributes[GEN_AI.FINISH_REASONS] = [...options.finishReasons];
-    }
-    const usage = options.usage;
-    if (usage?.inputTokens !== undefined) this.span.setAttribute(GEN_AI.USAGE_INPUT_TOKENS, usage.inputTokens);
-    if (usage?.outputTokens !== undefined) this.span.setAttribute(GEN_AI.USAGE_OUTPUT_TOKENS, usage.outputTokens);
-    this.#record(E.ATTEMPT_FINISHED, {});
-    this.#run.attemptEnded(this.number, { usage, finished: true });
-    this.#end(SpanStatusCode.UNSET);
-  }
-
-  #recordOnce(key: string, attributes: Attributes, name = key): void {
-    if (this.#once.has(key)) return;
-    this.#once.add(key);
-    this.#record(name, attributes);
-    // Text, reasoning and progress move the phase a reader sees away from tool input.
-    this.#tools.phase = 'other';
-  }
-
-  #record(name: string, attributes: Attributes): void {
-    if (this.#ended) return;
-    this.#run.record(this.span, name, attributes);
-  }
-
-  #end(code: SpanStatusCode, message?: string, errorType?: string): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#run.attemptEnded(this.number, {});
-    const endMillis = this.#run.now();
-    if (this.#owned && code === SpanStatusCode.ERROR) {
-      this.span.setStatus({ code, message });
-      // An `error.type` already on the span is someone else's (docs/attributes.md#span-status-and-errortype).
-      if (errorType && errorTypeOf(this.span) === undefined) this.span.setAttribute(GEN_AI.ERROR_TYPE, errorType);
-      this.view.statusCode = code;
-      this.view.statusMessage = message;
-    }
-    if (this.#owned) this.span.end(this.#run.hrTime(endMillis));
-    this.#run.spanEnded(this, endMillis);
-  }
-
-  /** @internal Cut off by the run's end: an owned span ends there, an adopted one is marked for its owner. */
-  cutAt(endMillis: number): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#run.attemptEnded(this.number, {});
-    markCut(this.span, this.#owned, endMillis, this.#run);
-  }
-}
-
-/** The `error.type` a span has now, when its SDK exposes its attributes (an SDK span does). */
-function errorTypeOf(span: Span): unknown {
-  return (span as { readonly attributes?: Readonly<Record<string, unknown>> }).attributes?.[GEN_AI.ERROR_TYPE];
-}
-
-/** Marks a span cut off at its run's end (`incident.truncated`); ends it when the recorder owns it. */
-function markCut(span: Span, owned: boolean, endMillis: number, run: RunRecorder): void {
-  if (!span.isRecording()) return;
-  span.setAttribute(ATTR_INCIDENT_TRUNCATED, true);
-  if (owned) span.end(run.hrTime(endMillis));
-}
-
-/** Records one tool execution. Every method is a no-op once the tool ended. */
-export class ToolRecorder implements Handle {
-  /** The tool span (`execute_tool`). */
-  readonly span: Span;
-  /** @internal The tool's view in the fold. */
-  readonly view: RecordedView;
-  readonly #run: RunRecorder;
-  /** False for an adopted span: its owner sets its status and ends it. */
-  readonly #owned: boolean;
-  #ended = false;
-
-  /** @internal */
-  constructor(run: RunRecorder, span: Span, view: RecordedView, owned = true) {
-    this.#run = run;
-    this.span = span;
-    this.view = view;
-    this.#owned = owned;
-  }
-
-  /** Whether the tool execution ended. */
-  get ended(): boolean {
-    return this.#ended;
-  }
-
-  /** Records that the tool finished and ends its span. */
-  complete(): void {
-    if (this.#ended) return;
-    this.#end(this.#run.now());
-  }
-
-  /** Records that the tool failed (classified into a closed kind) and ends its span. */
-  fail(error: unknown): void {
-    if (this.#ended) return;
-    const description = describeError(error);
-    const code = toolErrorCode(description);
-    const attributes: Attributes = { [A.TOOL_FAILURE_KIND]: classifyToolError(description) };
-    if (code) attributes[A.ERROR_CODE] = code;
-    this.#run.record(this.span, E.TOOL_EXECUTION_FAILED, attributes);
-    if (this.#owned) {
-      if (error instanceof Error) this.span.recordException(error);
-      const message = error instanceof Error ? error.message : String(error);
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message });
-      if (errorTypeOf(this.span) === undefined)
-        this.span.setAttribute(GEN_AI.ERROR_TYPE, code ?? String(attributes[A.TOOL_FAILURE_KIND]));
-      this.view.statusCode = SpanStatusCode.ERROR;
-    }
-    this.#end(this.#run.now());
-  }
-
-  /** Records that the running tool was interrupted (aborted) and ends its span. */
-  interrupt(): void {
-    if (this.#ended) return;
-    this.#run.record(this.span, E.TOOL_EXECUTION_INTERRUPTED, {});
-    if (this.#owned) {
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool execution interrupted' });
-      this.view.statusCode = SpanStatusCode.ERROR;
-    }
-    this.#end(this.#run.now());
-  }
-
-  /** @internal Cut off by the run's end: still running as far as anyone can tell. */
-  cutAt(endMillis: number): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    markCut(this.span, this.#owned, endMillis, this.#run);
-  }
-
-  #end(time: number): void {
-    this.#ended = true;
-    if (this.#owned) this.span.end(this.#run.hrTime(time));
-    this.#run.spanEnded(this, time);
   }
 }

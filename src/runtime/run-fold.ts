@@ -1,0 +1,129 @@
+/**
+ * A run's place in the fold (./fold-session.ts): the views of the spans it
+ * records, the child spans still open, and how the run's end cuts them off,
+ * nested runs included. It keeps the in-process verdict the one every reader
+ * of the exported spans gives: the same views through the same fold.
+ */
+import type { Attributes, Context, Span } from '@opentelemetry/api';
+import { trace } from '@opentelemetry/api';
+import type { EventView } from '../conventions/span-view.js';
+import type { Policy } from '../derive/policy.js';
+import type { RunFacts } from '../model/facts.js';
+import type { Incident } from '../model/incident.js';
+import { FoldSession, RecordedView, sessionIn, withSession } from './fold-session.js';
+import type { OpenSpan } from './run-channel.js';
+
+/** The run span as the fold first sees it. */
+export interface RunSpanStart {
+  readonly span: Span;
+  readonly name: string;
+  readonly attributes: Attributes;
+  readonly startMillis: number;
+  /** The context the run span was started under: under another run's, the run is nested in it. */
+  readonly parent: Context;
+  readonly policy: Policy;
+  /** Ends the run as cut off when its parent run ends first, at `endMillis`. */
+  readonly cutByParent: (endMillis: number) => void;
+}
+
+/** One run's views in its fold session. */
+export class RunFold {
+  /** The run span's view. */
+  readonly view: RecordedView;
+  /** The context under the run span, carrying the session for nested runs. */
+  readonly context: Context;
+  readonly #session: FoldSession;
+  readonly #runSpan: Span;
+  /** Views of the child spans recorded, by their OpenTelemetry span. */
+  readonly #views = new Map<Span, RecordedView>();
+  readonly #open = new Set<OpenSpan>();
+  /** The verdict and facts at the run's end. */
+  #final: { readonly incident: Incident; readonly facts: RunFacts } | undefined;
+  #cut = false;
+
+  constructor(run: RunSpanStart) {
+    this.#runSpan = run.span;
+    // A run started under another run's context is nested in it: it joins that fold.
+    const place = sessionIn(run.parent);
+    this.#session = place?.session ?? new FoldSession();
+    const id = this.#session.nextId();
+    const parentId = place ? (this.#session.idOf(trace.getSpan(run.parent)) ?? place.runId) : undefined;
+    this.view = new RecordedView(run.span, id, parentId, run.name, run.attributes, run.startMillis);
+    this.#session.bind(run.span, id);
+    this.#session.folder.start(this.view, this.view, { policy: run.policy });
+    this.#session.addRun(id, { cut: run.cutByParent });
+    this.context = withSession(trace.setSpan(run.parent, run.span), { session: this.#session, runId: id });
+  }
+
+  /** The verdict and facts the fold gave at the run's end, once it ended. */
+  get final(): { readonly incident: Incident; readonly facts: RunFacts } | undefined {
+    return this.#final;
+  }
+
+  /** Starts tracking the view of a child span of the run. */
+  track(span: Span, name: string, attributes: Attributes, startMillis: number): RecordedView {
+    const view = new RecordedView(span, this.#session.nextId(), this.view.spanId, name, attributes, startMillis);
+    this.#session.bind(span, view.spanId);
+    this.#views.set(span, view);
+    this.#session.folder.start(view, view);
+    return view;
+  }
+
+  /** Adds `event`, written on `span`, to the span's view while it is tracked. */
+  eventWritten(span: Span, event: EventView): void {
+    const view = span === this.#runSpan ? this.view : this.#views.get(span);
+    view?.recorded.push(event);
+  }
+
+  /** A child span opened. */
+  opened(handle: OpenSpan): void {
+    this.#open.add(handle);
+  }
+
+  /** A child span ended at `endMillis`: its view ends in the fold (unless the run was cut first). */
+  spanEnded(handle: OpenSpan, endMillis: number): void {
+    this.#open.delete(handle);
+    if (handle.isTool) this.toolActivity();
+    this.#views.delete(handle.span);
+    if (this.#cut) return;
+    handle.view.endMillis = endMillis;
+    this.#session.folder.end(handle.view, handle.view);
+  }
+
+  /** A tool of the run started or ended: the open attempts' next tool events are news again. */
+  toolActivity(): void {
+    for (const handle of this.#open) handle.toolActivity?.();
+  }
+
+  /** The run's facts: final once it ended, else as they stand (open tools count as running). */
+  facts(): RunFacts {
+    if (this.#final) return this.#final.facts;
+    return this.#session.folder.peek(this.view.spanId, (v) => v) ?? { facts: [], attempts: [] };
+  }
+
+  /** Cuts off at `endMillis` everything of the run still open: child spans, their views, nested runs. */
+  cutOpen(endMillis: number): void {
+    this.#cut = true;
+    this.#session.removeRun(this.view.spanId);
+    for (const handle of [...this.#open]) handle.cutAt(endMillis);
+    this.#open.clear();
+    this.#views.clear();
+    const folder = this.#session.folder;
+    for (const view of folder.cutOpenSpans(this.view.spanId)) {
+      const nested = folder.isRun(view.spanId) ? this.#session.run(view.spanId) : undefined;
+      if (nested) {
+        nested.cut(endMillis);
+        continue;
+      }
+      view.endMillis = endMillis;
+      folder.end(view, view);
+    }
+  }
+
+  /** Ends the run span's view at `endMillis`; the fold's verdict becomes final. */
+  endRun(endMillis: number): void {
+    this.view.endMillis = endMillis;
+    const folded = this.#session.folder.end(this.view, this.view);
+    if (folded?.kind === 'run') this.#final = { incident: folded.incident, facts: folded.facts };
+  }
+}
