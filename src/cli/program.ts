@@ -1,3 +1,5 @@
+// Over 300 lines: the command table (every command, its options and their parsers), kept together so
+// that usage, help and exit codes read in one place.
 /**
  * The `agent-incidents` command line: `demo` plays a simulated fleet through
  * the processor and writes OTLP/JSON; `report [file]` summarizes such a file

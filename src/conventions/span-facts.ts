@@ -3,184 +3,26 @@
  * span may carry, whatever its convention), the facts a tool span's structure
  * shows, and an error read from a span's status and `exception` events.
  * Adapters add only what is particular to their convention.
+ *
+ * A span's error is read in span-error.ts and its tries in span-tries.ts;
+ * both are re-exported here, the adapters' one import path.
  */
-import { classifyError, classifyToolError, toolErrorCode } from '../derive/classify-error.js';
-import type { ErrorDescription } from '../derive/classify-error.js';
+import { classifyToolError, toolErrorCode } from '../derive/classify-error.js';
 import { isOneOf, TOOL_SIDE_EFFECTS } from '../model/enums.js';
 import type { ErrorFact, Fact, FactDraft } from '../model/facts.js';
 import { TERMINAL_FACT_KINDS } from '../model/facts.js';
 import { GEN_AI, NATIVE_ATTR } from '../model/native-convention.js';
-import type { EarlierTry, ExtractContext, Extraction } from './adapter.js';
+import type { ExtractContext, Extraction } from './adapter.js';
 import type { FinishMeaning } from './finish-reasons.js';
 import { finishOf, isKnownFinish } from './finish-reasons.js';
 import { decodeNativeEvent, isNativeEvent } from './native-events.js';
-import type { EventView, SpanRole, SpanView } from './span-view.js';
+import type { SpanRole, SpanView } from './span-view.js';
 import { numberAttr, stringAttr, stringArrayAttr } from './span-view.js';
+import { describeSpanError, isAbortError, STATUS_ERROR } from './span-error.js';
 
-/** OTLP status code of a failed span. */
-export const STATUS_ERROR = 2;
-
-// Only real error codes: a bare `E[A-Z]+` would turn words such as ERROR or EMPTY into codes.
-const CODE_IN_TEXT =
-  /\b(UND_ERR_[A-Z_]+|ERR_[A-Z_]+|E(?:CONNRESET|CONNREFUSED|CONNABORTED|TIMEDOUT|PIPE|NOTFOUND|AI_AGAIN|HOSTUNREACH|NETUNREACH|ACCES|PERM|NOENT))\b/g;
-
-/**
- * Names of exceptions that mean "stopped by a signal", not "failed": an abort,
- * or `AbortSignal.timeout()` firing (DOM, undici, AI SDK).
- */
-const ABORT_NAMES = new Set(['AbortError', 'ResponseAborted', 'TimeoutError']);
-
-/**
- * Reads the error of a span from its `exception` events, `error.type` and
- * status. `events`: the exception events to read (by default all; a span
- * that covers retries passes those of its last try).
- */
-export function describeSpanError(view: SpanView, events: readonly EventView[] = view.events): ErrorDescription {
-  const names: string[] = [];
-  const messages: string[] = [];
-  const codes: string[] = [];
-  const errorType = stringAttr(view.attributes, GEN_AI.ERROR_TYPE);
-  if (errorType) codes.push(errorType);
-  for (const event of events) {
-    if (event.name !== 'exception') continue;
-    const type = stringAttr(event.attributes, 'exception.type');
-    const message = stringAttr(event.attributes, 'exception.message');
-    if (type) names.push(type);
-    if (message) messages.push(message.slice(0, 4096));
-  }
-  if (view.statusMessage) messages.push(view.statusMessage.slice(0, 4096));
-  // Codes quoted inside messages ("read ECONNRESET", "cause: UND_ERR_SOCKET") survive any language's wrapping.
-  for (const text of messages) {
-    for (const match of text.matchAll(CODE_IN_TEXT)) codes.push(match[1] as string);
-  }
-  const status = numberAttr(view.attributes, GEN_AI.HTTP_STATUS);
-  return { names, messages, codes, httpStatus: status };
-}
-
-/** The error one `exception` event describes alone: its type, its message and the codes quoted in it. */
-function describeException(event: EventView): ErrorDescription {
-  const type = stringAttr(event.attributes, 'exception.type');
-  const message = stringAttr(event.attributes, 'exception.message')?.slice(0, 4096);
-  const codes = message === undefined ? [] : [...message.matchAll(CODE_IN_TEXT)].map((m) => m[1] as string);
-  return { names: type ? [type] : [], messages: message ? [message] : [], codes };
-}
-
-/**
- * An error read from a span or an exception event. The AI SDK names the
- * layer that failed: `AI_APICallError` is the provider's answer, an API error
- * even when the text does not say which.
- */
-export function classifyDescribed(description: ErrorDescription): ErrorFact {
-  const classified = classifyError(description);
-  if (classified.kind !== 'unknown') return classified;
-  const names = description.names ?? [];
-  if (names.includes('AI_APICallError') || names.includes('AI_RetryError')) {
-    return {
-      kind: 'api',
-      detail: 'unknown',
-      code: classified.code,
-      retryable: names.includes('AI_RetryError') ? false : undefined,
-    };
-  }
-  return classified;
-}
-
-/** Tries inside one span, at most: a span cannot show more tries than this. */
-const MAX_TRIES = 64;
-
-/**
- * The distinct `exception` events of a span, in time order, before its end:
- * the same error recorded twice within a millisecond (a wrapper and the
- * instrumentation both) counts once.
- */
-function exceptionsOf(view: SpanView): EventView[] {
-  const end = view.endMillis ?? Number.POSITIVE_INFINITY;
-  const exceptions = view.events
-    .filter(
-      (e) =>
-        e.name === 'exception' &&
-        Number.isFinite(e.timeMillis) &&
-        e.timeMillis >= view.startMillis &&
-        e.timeMillis <= end,
-    )
-    .sort((a, b) => a.timeMillis - b.timeMillis);
-  const distinct: EventView[] = [];
-  for (const event of exceptions) {
-    const last = distinct.at(-1);
-    const same =
-      last !== undefined &&
-      event.timeMillis - last.timeMillis < 1 &&
-      stringAttr(event.attributes, 'exception.type') === stringAttr(last.attributes, 'exception.type') &&
-      stringAttr(event.attributes, 'exception.message') === stringAttr(last.attributes, 'exception.message');
-    if (!same) distinct.push(event);
-  }
-  return distinct.slice(-MAX_TRIES);
-}
-
-/** How a span's last try stands: it finished, it is still open (cut off at its run's end), or it ended otherwise. */
-export type LastTry = 'finished' | 'open' | 'ended';
-
-/**
- * The tries an attempt span recorded before its last one
- * (docs/conventions.md#retries-inside-one-span). A span that covers its
- * call's retries (GenAI: "the duration of the logical operation with all
- * retries") shows a failed try by an `exception` event. When the last try
- * finished, every exception recorded before the span's end was an earlier
- * try's (one at the very end belongs to the end); when it is still open,
- * every exception so far was; when it ended otherwise (an error, a stop), the
- * last exception is its own.
- */
-export function earlierTriesOf(view: SpanView, last: LastTry): EarlierTry[] {
-  const exceptions = exceptionsOf(view);
-  const end = view.endMillis ?? Number.POSITIVE_INFINITY;
-  const earlier =
-    last === 'finished'
-      ? exceptions.filter((e) => e.timeMillis < end)
-      : last === 'open'
-        ? exceptions
-        : exceptions.slice(0, -1);
-  const tries: EarlierTry[] = [];
-  let start = view.startMillis;
-  for (const event of earlier) {
-    tries.push({
-      startMillis: start,
-      failedMillis: event.timeMillis,
-      error: classifyDescribed(describeException(event)),
-    });
-    start = event.timeMillis;
-  }
-  return tries;
-}
-
-/** The exception events of the span's last try: after its earlier tries'. */
-export function lastTryEvents(view: SpanView, earlier: readonly EarlierTry[]): readonly EventView[] {
-  const after = earlier.at(-1)?.failedMillis;
-  return after === undefined ? view.events : view.events.filter((e) => e.name !== 'exception' || e.timeMillis > after);
-}
-
-const RETRY_COUNT = /^Failed after (\d{1,3}) attempts\b/;
-
-/**
- * How many tries the span's call made, when it says: the AI SDK's
- * `AI_RetryError` ("Failed after N attempts. Last error: …", or "… with
- * non-retryable error: …") on a failed span.
- */
-export function statedTriesOf(view: SpanView): number | undefined {
-  if (view.statusCode !== STATUS_ERROR) return undefined;
-  const texts: string[] = [];
-  for (const event of view.events) {
-    if (event.name !== 'exception' || !/RetryError$/.test(stringAttr(event.attributes, 'exception.type') ?? ''))
-      continue;
-    texts.push(stringAttr(event.attributes, 'exception.message') ?? '');
-  }
-  if (view.statusMessage) texts.push(view.statusMessage);
-  for (const text of texts) {
-    const count = Number(RETRY_COUNT.exec(text)?.[1]);
-    if (Number.isInteger(count) && count >= 1) return Math.min(count, MAX_TRIES);
-  }
-  return undefined;
-}
-
+export { classifyDescribed, describeSpanError, isAbortError, STATUS_ERROR } from './span-error.js';
+export type { LastTry } from './span-tries.js';
+export { earlierTriesOf, lastTryEvents, statedTriesOf } from './span-tries.js';
 /** Facts that end an attempt with a failure of its own (a tool's failure ends a tool, not the request). */
 const ENDS_ATTEMPT: ReadonlySet<FactDraft['kind']> = new Set([
   'provider_error',
@@ -262,11 +104,6 @@ export function finishReasonsOf(view: SpanView, own?: string): string[] {
     if (list.length > 0) return list;
   }
   return stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS);
-}
-
-/** True when the span's recorded exception is an abort (the work was stopped, it did not fail). */
-export function isAbortError(description: ErrorDescription): boolean {
-  return (description.names ?? []).some((name) => ABORT_NAMES.has(name));
 }
 
 /**

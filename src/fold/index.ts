@@ -4,6 +4,6 @@
  */
 export { RunFolder } from './run-folder.js';
 export type { Folded, RunFolderOptions, SpanStart } from './run-folder.js';
-export type { LiveSpan } from './run-state.js';
+export type { LiveSpan } from './open-run-state.js';
 export { foldTrace } from './fold-trace.js';
 export type { TraceFold, TraceFoldOptions } from './fold-trace.js';

@@ -3,7 +3,7 @@
  * belong to them, and the facts gathered so far. Bounded in count: past the
  * bound the oldest run's facts are dropped (the edge still exports its spans).
  */
-import type { OpenChild, RunState } from './run-state.js';
+import type { OpenChild, RunState } from './open-run-state.js';
 
 /**
  * Runs by span id in start order (oldest first), plus an index from every open

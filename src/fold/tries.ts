@@ -6,8 +6,12 @@
  * try is what the span ended as, and an earlier failed try is never taken
  * for it: it was retried.
  */
-import type { EarlierTry } from '../conventions/adapter.js';
+import type { EarlierTry, Extraction } from '../conventions/adapter.js';
+import type { SpanView } from '../conventions/span-view.js';
+import { numberAttr } from '../conventions/span-view.js';
 import type { AttemptRecord, FactDraft } from '../model/facts.js';
+import { NATIVE_ATTR } from '../model/native-convention.js';
+import type { RunState } from './open-run-state.js';
 
 /** More tries than this in one span are not told apart (the adapters read at most as many). */
 const MAX_TRIES = 64;
@@ -73,4 +77,51 @@ export function tryFacts(
     facts.push({ kind: 'provider_error', error: t.error, timeMillis: t.failedMillis, attempt });
   });
   return facts;
+}
+
+/**
+ * The tries before the last one inside attempt span `key` (docs/conventions.md#retries-inside-one-span):
+ * inserted into `attempts` as attempts of their own, their facts handed to
+ * `emit`, each said to have unknown progress (the span shows only its last
+ * try's). An attempt with a declared number is native: it has no tries.
+ */
+export function addTries<H>(
+  run: RunState<H>,
+  attempts: AttemptRecord[],
+  key: string,
+  view: SpanView,
+  extraction: Extraction,
+  emit: (fact: FactDraft) => void,
+  unsure: (key: string) => void,
+): void {
+  if (extraction.earlierTries === undefined && extraction.statedTries === undefined) return;
+  if (numberAttr(view.attributes, NATIVE_ATTR.ATTEMPT_NUMBER) !== undefined) return;
+  const tries = triesToAdd(
+    extraction.earlierTries ?? [],
+    extraction.statedTries,
+    sameCallBefore(run, attempts, key),
+    view.startMillis,
+  );
+  const keys = insertTries(attempts, key, tries);
+  const boundary = extraction.facts.find((f) => f.kind === 'side_effect_boundary' && f.attempt === key);
+  for (const fact of tryFacts(tries, keys, boundary)) emit(fact);
+  for (const k of keys) unsure(k);
+}
+
+/**
+ * Attempt spans of the same call before attempt `key`: the attempts right
+ * before it under the same parent span that did not finish (AI SDK 7's
+ * `streamText` starts a span per try and leaves the failed ones open).
+ */
+function sameCallBefore<H>(run: RunState<H>, attempts: readonly AttemptRecord[], key: string): number {
+  const at = attempts.findIndex((a) => a.key === key);
+  const parent = run.attemptParents.get(key);
+  let count = 0;
+  for (let i = at - 1; i >= 0; i -= 1) {
+    const before = (attempts[i] as AttemptRecord).key;
+    if (!run.attemptParents.has(before) || run.attemptParents.get(before) !== parent) break;
+    if (run.facts.some((f) => f.attempt === before && f.kind === 'attempt_finished')) break;
+    count += 1;
+  }
+  return count;
 }

@@ -1,3 +1,5 @@
+// Over 300 lines: one delivery loop (queue, retry with backoff, split on refusal, repair, release),
+// kept together so that every path through it releases the stored requests of its batch.
 /**
  * Delivers folded spans upstream over OTLP/HTTP, one request at a time, in
  * order (docs/gateway.md, "Delivery guarantee"). 408, 429, 502, 503, 504,

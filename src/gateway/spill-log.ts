@@ -1,3 +1,5 @@
+// Over 300 lines: the persistent queue's on-disk format (records, segments, lock, recovery), kept
+// together so that what is written and what is read back on start cannot drift apart.
 /**
  * The gateway's persistent queue: every accepted request body is appended to
  * a segment file in a directory before the sender hears 200, and a segment is

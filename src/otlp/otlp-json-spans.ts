@@ -1,3 +1,5 @@
+// Over 300 lines: the OTLP/JSON span decoder and the decoded types it fills, kept together so that
+// each field's type and how it is read change in one place.
 /**
  * Decodes the spans of an OTLP/JSON `ExportTraceServiceRequest` into plain
  * records. Pure: malformed members are skipped or defaulted; only values

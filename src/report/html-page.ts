@@ -10,60 +10,26 @@
  * lists of enums.ts, so an unknown value shows as text and changes nothing
  * else. The page fetches nothing: its CSP is `default-src 'none'` with the
  * inline styles and the one filter script (by hash) allowed.
+ *
+ * The page's parts are in html/: the charts (count-chart.ts), the incident
+ * cards (incident-card.ts), the CSS and script (assets.ts).
  */
 import { createHash } from 'node:crypto';
-import type { Cause, Outcome, RetrySafety } from '../model/enums.js';
-import {
-  CAUSE_DETAILS,
-  CAUSES,
-  OUTCOMES,
-  PHASES,
-  RETRY_SAFETIES,
-  RETRY_SAFETY_REASONS,
-  SIDE_EFFECTS,
-  isOneOf,
-} from '../model/enums.js';
-import type { Incident } from '../model/incident.js';
+import { isOneOf } from '../model/enums.js';
+import { PRESENTATION_LOCALES } from '../presentation/present-incident.js';
 import type { PresentationLocale } from '../presentation/present-incident.js';
-import { PRESENTATION_LOCALES, presentIncident } from '../presentation/present-incident.js';
 import { FILTER_SCRIPT, PAGE_CSS } from './html/assets.js';
+import { chart, filterOptions } from './html/count-chart.js';
+import { incidentCard } from './html/incident-card.js';
 import type { Html } from './html/markup.js';
 import { html, trusted } from './html/markup.js';
-import { formatMillis, hasSideEffects, nonNegative, renderTimeline } from './html/timeline.js';
-import { counted, plural } from './plural.js';
-import type { Counts, IncidentReport, ReportRun } from './report-model.js';
+import { count, counting } from './html/shown-values.js';
+import { nonNegative } from './html/timeline.js';
+import { plural } from './plural.js';
+import type { IncidentReport } from './report-model.js';
 
 const SCRIPT_HASH = createHash('sha256').update(FILTER_SCRIPT).digest('base64');
 const CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; img-src data:; base-uri 'none'; form-action 'none'`;
-
-const OUTCOME_TONE: Record<Outcome, Tone> = {
-  success: 'ok',
-  recovered: 'info',
-  failed: 'bad',
-  cancelled: 'neutral',
-  incomplete: 'warn',
-};
-const SAFETY_TONE: Record<RetrySafety, Tone> = {
-  auto_retry: 'ok',
-  offer_continue: 'info',
-  ask_user_before_retry: 'warn',
-  do_not_retry: 'bad',
-  unknown: 'neutral',
-};
-type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'neutral';
-
-const TRACE_ID = /^[0-9a-f]{32}$/i;
-const NUMBER = new Intl.NumberFormat('en-US');
-
-/** `n` with thousands separators; a bad count reads as 0. */
-function count(n: unknown): string {
-  return NUMBER.format(Math.round(nonNegative(n)));
-}
-
-/** `n` with thousands separators and the form of its noun that agrees with the number shown: `1 run`, `1,204 runs`, a bad count `0 runs`. */
-function counting(n: unknown, singular: string, pluralForm?: string): string {
-  return counted(Math.round(nonNegative(n)), singular, { plural: pluralForm, format: count });
-}
 
 /** The Jaeger base URL without trailing slashes; throws a `TypeError` when it is not http(s). */
 function jaegerBase(value: string | undefined): string | undefined {
@@ -82,128 +48,6 @@ function jaegerBase(value: string | undefined): string | undefined {
     );
   }
   return value.trim().replace(/\/+$/, '');
-}
-
-/** The verdict of a row, from its closed values only: what presentIncident needs, nothing from free text. */
-function verdictOf(run: ReportRun): Incident {
-  const cause: Cause | undefined = isOneOf(CAUSES, run.cause) ? run.cause : undefined;
-  return {
-    outcome: isOneOf(OUTCOMES, run.outcome) ? run.outcome : 'failed',
-    cause,
-    causeDetail:
-      cause !== undefined && isOneOf<string>(CAUSE_DETAILS[cause], run.causeDetail) ? run.causeDetail : undefined,
-    phase: isOneOf(PHASES, run.phase) ? run.phase : undefined,
-    retrySafety: isOneOf(RETRY_SAFETIES, run.retrySafety) ? run.retrySafety : undefined,
-    retrySafetyReason: isOneOf(RETRY_SAFETY_REASONS, run.retrySafetyReason) ? run.retrySafetyReason : undefined,
-    sideEffects: isOneOf(SIDE_EFFECTS, run.sideEffects) ? run.sideEffects : 'unknown',
-    factsComplete: true,
-    missingFacts: [],
-    attempts: run.timeline.filter((i) => i.kind === 'attempt').length,
-    recoveredAttempts: 0,
-  };
-}
-
-function toneClass(dimension: 'outcome' | 'retrySafety' | 'other', value: string): string {
-  if (dimension === 'outcome') return isOneOf(OUTCOMES, value) ? ` c-${OUTCOME_TONE[value]}` : ' c-neutral';
-  if (dimension === 'retrySafety') return isOneOf(RETRY_SAFETIES, value) ? ` c-${SAFETY_TONE[value]}` : ' c-neutral';
-  return '';
-}
-
-/**
- * A value as shown: an absent one (`''` or undefined) is "none", never an
- * empty cell. A long identifier may wrap after its underscores (each part escaped).
- */
-function shown(value: string | undefined): Html {
-  if (value === undefined || value === '') return html`<span class="is-none">none</span>`;
-  return html`${value.split('_').map((part, i) => (i === 0 ? part : [trusted('_<wbr>'), part]))}`;
-}
-
-function chart(
-  title: string,
-  over: string,
-  counts: Counts,
-  dimension: 'outcome' | 'retrySafety' | 'other',
-  id: string,
-): Html {
-  const max = Math.max(1, ...counts.map(([, n]) => nonNegative(n)));
-  const rows = counts.map(
-    ([value, n]) => html`<tr data-value="${value}">
-<th scope="row">${shown(value)}</th>
-<td class="share"><span class="bar${toneClass(dimension, value)}" style="width:${((nonNegative(n) / max) * 100).toFixed(2)}%"></span></td>
-<td class="num">${count(n)}</td>
-</tr>`,
-  );
-  return html`<section class="chart" id="${id}">
-<table>
-<caption>${title} <span class="muted">· ${over}</span></caption>
-<thead class="visually-hidden"><tr><th scope="col">${title.replace(/^By /, '')}</th><th scope="col">Share</th><th scope="col">Runs</th></tr></thead>
-<tbody>
-${counts.length > 0 ? rows : html`<tr><td colspan="3" class="muted">nothing to count</td></tr>`}
-</tbody>
-</table>
-</section>`;
-}
-
-function badge(key: string, value: string | undefined, tone = ''): Html {
-  return html`<li class="badge${trusted(tone)}"><span class="k">${key}</span> ${shown(value)}</li>`;
-}
-
-function startedAt(millis: number | undefined): Html | undefined {
-  if (typeof millis !== 'number' || !Number.isFinite(millis)) return undefined;
-  const date = new Date(millis);
-  if (Number.isNaN(date.getTime())) return undefined;
-  const iso = date.toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
-}
-
-function incidentCard(
-  run: ReportRun,
-  index: number,
-  jaeger: string | undefined,
-  locale: PresentationLocale | undefined,
-): Html {
-  const verdict = verdictOf(run);
-  const text = presentIncident(verdict, { locale });
-  const lang = locale ?? 'en';
-  const id = `incident-${index + 1}`;
-  const traceId = typeof run.traceId === 'string' ? run.traceId : '';
-  const link = jaeger !== undefined && TRACE_ID.test(traceId) ? `${jaeger}/trace/${traceId.toLowerCase()}` : undefined;
-  const sideEffectTools = run.timeline.filter(hasSideEffects).length;
-  const cause = run.causeDetail ? `${run.cause ?? ''}(${run.causeDetail})` : run.cause;
-  const meta: [string, Html | string | undefined][] = [
-    ['Agent', run.agentName],
-    ['Provider', run.provider],
-    ['Service', run.serviceName],
-    ['Started', startedAt(run.startUnixMillis)],
-    ['Duration', run.durationMillis === undefined ? 'never ended' : formatMillis(run.durationMillis)],
-    ['Verdict', run.source === 'folded' ? 'judged by this report from its spans' : 'recorded in the file'],
-  ];
-  return html`<article class="incident sev-${text.severity}" id="${id}" aria-labelledby="${id}-title" data-cause="${run.cause ?? ''}" data-phase="${run.phase ?? ''}" data-safety="${run.retrySafety ?? ''}">
-<span class="sev">${text.severity}</span>
-<h3 id="${id}-title" lang="${lang}">${text.title}</h3>
-<ul class="badges" aria-label="Verdict">
-${badge('outcome', run.outcome, toneClass('outcome', run.outcome))}
-${badge('cause', cause)}
-${badge('phase', run.phase)}
-${badge('retry', run.retrySafety, toneClass('retrySafety', run.retrySafety ?? ''))}
-${run.retrySafetyReason ? badge('because', run.retrySafetyReason) : ''}
-${run.sideEffects && run.sideEffects !== 'none' ? badge('side effects', run.sideEffects, run.sideEffects === 'read_only' ? '' : ' c-warn') : ''}
-</ul>
-<p class="message" lang="${lang}">${text.message}</p>
-<p class="action" lang="${lang}"><strong>What to do:</strong> ${text.suggestedAction}</p>
-<dl class="meta">
-<div class="trace"><dt>Trace</dt><dd><code class="trace-id">${traceId || 'none'}</code>${link ? html` · <a class="trace-link" href="${link}" rel="noreferrer">Open in Jaeger</a>` : ''}</dd></div>
-${meta.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}
-${sideEffectTools > 0 ? html`<div><dt>Tool calls with side effects</dt><dd>${count(sideEffectTools)}</dd></div>` : ''}
-</dl>
-${renderTimeline(run, `${id}-timeline`)}
-</article>`;
-}
-
-function filterOptions(name: string, label: string, counts: Counts): Html {
-  return html`<label>${label}<select name="${name}"><option value="*">all</option>${counts.map(
-    ([value, n]) => html`<option value="${value}">${value === '' ? 'none' : value} (${count(n)})</option>`,
-  )}</select></label>`;
 }
 
 /** Options of {@link renderIncidentPage}. */

@@ -1,3 +1,5 @@
+// Over 300 lines: the window of held traces and the counts it keeps as runs are judged (and judged
+// again), kept together so that every judgement moves the counts in one place.
 /**
  * Builds an {@link IncidentReport} line by line, holding only what an
  * unfinished trace needs: spans of one trace may be spread over lines, so

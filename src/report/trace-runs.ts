@@ -1,3 +1,5 @@
+// Over 300 lines: runsOfTrace and the readers of one run it needs (a verdict from the file, a verdict
+// folded here, its times), kept together so that both kinds of run leave in one shape.
 /**
  * The runs of one trace (or of one part of it, when its spans came in parts
  * far apart): each run once, with the verdict its span carries (written by

@@ -5,7 +5,9 @@
 
 import { credentialName } from './credential-words.js';
 import { replaceEncodedSecrets } from './encoded-secret.js';
-import { isCall, looksLikeKey, replaceGenericSecrets } from './generic-secret.js';
+import { replaceGenericSecrets } from './generic-secret.js';
+import { isCall } from './named-value.js';
+import { looksLikeKey } from './random-value.js';
 import { replaceJwts } from './jwt-scanner.js';
 import { isPlaceholder } from './placeholder.js';
 

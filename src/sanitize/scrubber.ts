@@ -5,10 +5,14 @@
  */
 import { createHmac } from 'node:crypto';
 import type { RedactionKind, ValueRule } from './rules.js';
-import { credentialName, isIdentifierName, isPublicName, isUserFlag } from './credential-words.js';
+import { credentialName } from './credential-words.js';
+import { isUserFlag } from './login-words.js';
+import { isIdentifierName, isPublicName } from './public-names.js';
 import { redactCutSecret } from './cut-secret.js';
-import { isLoginArgumentValue, isNamedSecretShape, isPasswordValue, isSecretValue } from './generic-secret.js';
+import { isPasswordValue, isSecretValue } from './named-value.js';
+import { isLoginArgumentValue, isNamedSecretShape } from './random-value.js';
 import { BUILT_IN_RULES } from './rules.js';
+import { reduceFrames } from './stack-frames.js';
 
 /** Counts of what was removed or changed, by kind; shared across one span. */
 export interface RedactionTally {
@@ -100,16 +104,6 @@ const STACK_MEMO_CAPACITY = 64;
 /** Longer traces are not remembered: hostile input must not pin megabytes. */
 const STACK_MEMO_MAX_LENGTH = 16_384;
 
-// JS/Java frames (`at fn (/dir/file.js:1:2)`), Python frames (`File "/dir/x.py", line 3, in fn`), also
-// inside a Python ExceptionGroup, whose nested tracebacks prefix every line with `|`.
-const JS_FRAME = /^[\s|]*at\s/;
-const PY_FRAME = /^[\s|]*File "/;
-// Any absolute path (optionally a file:// URL): keep only its last segment. The
-// rules run first, so a home directory may already be a marker in front of it.
-// A path starts where a word does not: `node:internal/modules/esm/module_job` is a module id, not a path.
-const PATH_DIRECTORIES =
-  /(?<![A-Za-z0-9_.~-])(?:\[redacted:path(?::[0-9a-f]+)?\](?=[\\/]))?(?:file:\/\/)?(?:\/|\\|[A-Za-z]:\\)(?:[^\s()"':\\/]+[\\/])+/g;
-
 const IDENTIFIER = { identifier: true } as const;
 
 /** True when `value` holds no whitespace: one identifier, digest or key, not text. */
@@ -128,14 +122,6 @@ function namedStrength(name: string): ReturnType<typeof credentialName> {
   const strength = credentialName(name);
   if (strength !== 'none') return strength;
   return name.length === 2 && name.charCodeAt(0) === 45 ? 'weak' : 'none';
-}
-
-/** Column of a line's text after its indentation and ExceptionGroup `|` bars. */
-function textColumn(line: string): number {
-  let at = 0;
-  while (at < line.length && (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9 || line.charCodeAt(at) === 124))
-    at += 1;
-  return at;
 }
 
 /** Creates a {@link Scrubber}; extra rules are validated by the caller. */
@@ -296,21 +282,7 @@ export function createScrubber(options: ScrubberOptions = {}): Scrubber {
     const window = Math.max(maxStack * 8, 16_384);
     let scrubbed = applyRules(value.slice(0, window), kinds);
     if (value.length <= window) scrubbed = redactCut(scrubbed, kinds);
-    const kept: string[] = [];
-    // The column of the last Python frame's `File`: lines indented deeper under it are its source.
-    let pythonFrameColumn = -1;
-    for (const line of scrubbed.split('\n')) {
-      if (JS_FRAME.test(line) || PY_FRAME.test(line)) {
-        kept.push(line.replace(PATH_DIRECTORIES, ''));
-        pythonFrameColumn = PY_FRAME.test(line) ? textColumn(line) : -1;
-      } else if (pythonFrameColumn >= 0 && textColumn(line) > pythonFrameColumn && textColumn(line) < line.length) {
-        // The source line Python prints under a frame (and 3.11's `^^^` marks under it): code, maybe literals. Dropped.
-      } else {
-        kept.push(line);
-        pythonFrameColumn = -1;
-      }
-    }
-    let out = kept.join('\n');
+    let out = reduceFrames(scrubbed);
     if (out.length > maxStack) {
       out = `${out.slice(0, maxStack)}…[truncated]`;
       kinds.push('truncated');

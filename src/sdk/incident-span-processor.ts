@@ -1,3 +1,5 @@
+// Over 300 lines: one class, the SDK's span processor contract (start, ending, end, flush, shutdown) with
+// the fencing each hook needs, kept together so that no hook's error handling drifts from the others'.
 /**
  * IncidentSpanProcessor: the SDK edge of the fold. It hands every span it sees
  * start and end to the run-folding core (src/fold/), writes the verdict the

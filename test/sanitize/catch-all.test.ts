@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSanitizer, sanitizeAttributeMap } from '../../src/sanitize/sanitizer.js';
 import { createTally } from '../../src/sanitize/scrubber.js';
-import { credentialName, isIdentifierName, isPublicName } from '../../src/sanitize/credential-words.js';
+import { credentialName } from '../../src/sanitize/credential-words.js';
+import { isIdentifierName, isPublicName } from '../../src/sanitize/public-names.js';
 import { isPlaceholder } from '../../src/sanitize/placeholder.js';
 import { looksRandom, looksRandomAlone, measureRun } from '../../src/sanitize/secret-shape.js';
 

@@ -70,3 +70,34 @@ export interface RunState<H> {
 
 /** Facts read from spans carry no sequence of their own; they sort after any recorder-assigned one at the same instant. */
 export const SEQ_BASE = 1_000_000_000;
+
+/** What a run's start fixes: its span, convention, place among runs, clocks and verdict rules. */
+export type RunStart<H> = Pick<
+  RunState<H>,
+  'spanId' | 'handle' | 'adapter' | 'parent' | 'parentSpanId' | 'startMillis' | 'trackedMillis' | 'policy'
+>;
+
+/** The state of a run that has just started: no facts, no attempts, no open spans. */
+export function startedRunState<H>(start: RunStart<H>): RunState<H> {
+  return {
+    spanId: start.spanId,
+    handle: start.handle,
+    adapter: start.adapter,
+    parent: start.parent,
+    parentSpanId: start.parentSpanId,
+    startMillis: start.startMillis,
+    trackedMillis: start.trackedMillis,
+    policy: start.policy,
+    facts: [],
+    attempts: [],
+    attemptParents: new Map(),
+    open: new Map(),
+    nextSeq: SEQ_BASE,
+    progressUnknown: false,
+    progressUnknownAttempts: [],
+    openChildren: false,
+    truncatedAttempts: [],
+    neverEnded: false,
+    evidenceTruncated: false,
+  };
+}

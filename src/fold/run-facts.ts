@@ -1,0 +1,81 @@
+/**
+ * How facts land in an open run's state: a span's extraction absorbed (facts
+ * numbered in arrival order), a run-level error read from a status counted
+ * only when nothing ended the run yet, the context an adapter extracts with,
+ * and the {@link RunFacts} a run stands at.
+ */
+import type { ConventionAdapter, ExtractContext, Extraction } from '../conventions/adapter.js';
+import type { Policy } from '../derive/policy.js';
+import { isTerminal } from '../derive/timeline.js';
+import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
+import type { Fact, RunFacts } from '../model/facts.js';
+import type { LiveSpan, RunState } from './open-run-state.js';
+
+/** What the fold's steps read of its options: the verdict rules and the conventions, in the order tried. */
+export interface FoldRules {
+  readonly policy: Policy;
+  readonly adapters: readonly ConventionAdapter[];
+}
+
+/** The context an adapter extracts a span of `run` with. */
+export function extractContext<H>(
+  run: RunState<H>,
+  rules: FoldRules,
+  attempt: string | undefined,
+  truncated: boolean,
+): ExtractContext {
+  return {
+    attempt,
+    truncated,
+    trustedReadOnlyTools: (run.policy ?? rules.policy).trustedReadOnlyTools,
+    attemptKeyOf: (number) => run.attempts.find((a) => a.number === number)?.key,
+  };
+}
+
+/** Adds an extraction's facts to `run`, numbering those without a sequence. */
+export function absorb<H>(run: RunState<H>, extraction: Extraction, attempt?: string): void {
+  for (const fact of extraction.facts) {
+    // Adapters hand over fresh objects: number them in place rather than copy.
+    if (!Number.isFinite(fact.seq)) (fact as { seq: number }).seq = run.nextSeq++;
+    run.facts.push(fact);
+  }
+  if (extraction.progressUnknown) {
+    run.progressUnknown = true;
+    if (attempt !== undefined) run.progressUnknownAttempts.push(attempt);
+  }
+}
+
+/** A run-level error read from a span's status counts only when no fact ended the run yet. */
+export function absorbStatusError<H>(run: RunState<H>, extraction: Extraction, timeMillis: number): void {
+  const error = extraction.statusError;
+  if (!error || run.facts.some(isTerminal)) return;
+  const fact: Fact =
+    error.kind === 'unknown'
+      ? { kind: 'run_error', code: error.code, timeMillis, seq: run.nextSeq++ }
+      : { kind: 'provider_error', error, timeMillis, seq: run.nextSeq++ };
+  run.facts.push(fact);
+}
+
+/** True when `run` never ended: the edge said so, or its span says it was ended for its owner (`incident.truncated`). */
+export function neverEnded<H extends LiveSpan>(run: RunState<H>): boolean {
+  for (let at: RunState<H> | undefined = run, depth = 0; at !== undefined && depth < 64; at = at.parent, depth += 1) {
+    if (at.neverEnded) return true;
+    if (at.handle.attributes[ATTR_INCIDENT_TRUNCATED] !== true) return false;
+    if (at.parent === undefined) return true;
+  }
+  return false;
+}
+
+/** The {@link RunFacts} of an open run, as they stand. */
+export function runFactsOf<H>(run: RunState<H>): RunFacts {
+  return {
+    facts: run.facts,
+    attempts: run.attempts,
+    neverEnded: run.neverEnded,
+    openChildren: run.openChildren,
+    truncatedAttempts: run.truncatedAttempts,
+    progressUnknown: run.progressUnknown,
+    progressUnknownAttempts: run.progressUnknownAttempts,
+    evidenceTruncated: run.evidenceTruncated,
+  };
+}
