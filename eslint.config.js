@@ -100,7 +100,7 @@ const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
 });
 
 export default tseslint.config(
-  // Generated code (bench/otlp-decoders/generate.sh) is linted by no one.
+  // Generated code (test/support/otlp-decoders/generate.sh) is linted by no one.
   // The blind corpora's generators are fixtures as their writers left them (see each README), not project code.
   {
     ignores: [
@@ -108,8 +108,8 @@ export default tseslint.config(
       'node_modules/',
       'coverage/',
       '.cache/',
-      'bench/otlp-decoders/protobufjs/',
-      'bench/otlp-decoders/bufbuild/',
+      'test/support/otlp-decoders/protobufjs/',
+      'test/support/otlp-decoders/bufbuild/',
       'test/fixtures/sanitize/blind-corpus*/',
     ],
   },

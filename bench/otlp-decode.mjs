@@ -1,7 +1,7 @@
 /**
  * OTLP/protobuf decoding: the hand-written decoder (src/otlp/otlp-protobuf.ts)
  * against protobufjs and @bufbuild/protobuf (code generated from the
- * opentelemetry-proto files: bench/otlp-decoders/), in one process:
+ * opentelemetry-proto files: test/support/otlp-decoders/), in one process:
  *
  *   npm run bench:otlp-decode   (builds dist/, then node --expose-gc bench/otlp-decode.mjs)
  *
@@ -42,7 +42,7 @@ import {
   decodeProtobufjsRaw,
   decodeWithBufbuild,
   decodeWithProtobufjs,
-} from './otlp-decoders/adapters.mjs';
+} from '../test/support/otlp-decoders/adapters.mjs';
 import { INPUT_MESSAGES, mixRun } from './workloads.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);

@@ -211,6 +211,21 @@ async function setUp(failingAttempts = 3, queueDir?: (dir: string) => void) {
   return { dir, sink, port, config, gateway, load: new Load(() => `http://127.0.0.1:${port}`) };
 }
 
+/** Waits until the load got `more` spans acknowledged than it had: requests are flowing through the gateway. */
+async function flowing(load: Load, gateway: () => Service, what: string, more = 100): Promise<void> {
+  const from = load.acknowledged.size;
+  await waitFor(
+    `${more} more spans acknowledged ${what}`,
+    async () => (load.acknowledged.size >= from + more ? true : undefined),
+    {
+      timeoutMillis: 30_000,
+      services: [gateway()],
+      intervalMillis: 50,
+      describe: () => `acknowledged ${load.acknowledged.size}, refusals ${load.refusals}`,
+    },
+  );
+}
+
 /** Every acknowledged span delivered, and nothing delivered that was not sent. */
 async function expectDeliveredEqualsAcknowledged(
   sink: Sink,
@@ -239,11 +254,20 @@ describe('the gateway under faults', () => {
   it('loses nothing when upstream is down for 10 s, and pushes back meanwhile', async () => {
     const { sink, gateway, load } = await setUp();
     load.start(4);
-    await sleep(2_000);
+    // Upstream goes down once the gateway forwards to it: a start with a persistent queue first holds every trace
+    // for the senders a restart may have refused (15 s by default), and an outage then would go unnoticed (the
+    // 2 s this waited before left the push-back to the hold limits, and a slow machine saw none).
+    await waitFor('the gateway to deliver', async () => (sink.delivered.size > 0 ? true : undefined), {
+      timeoutMillis: 30_000,
+      services: [gateway],
+      intervalMillis: 100,
+    });
     await sink.down();
+    // The outage is the scenario (docs/gateway.md names it): the gateway is a child process on the real clock, so
+    // 10 s of it is 10 s here, long enough to reach its longest upstream backoff many times over.
     await sleep(10_000);
     await sink.up();
-    await sleep(2_000);
+    await flowing(load, () => gateway, 'after upstream is back');
     await load.finish();
     await expectDeliveredEqualsAcknowledged(sink, load, () => gateway, 'upstream down 10 s');
     // It said "later" while upstream was down, instead of taking everything.
@@ -254,12 +278,12 @@ describe('the gateway under faults', () => {
     const { sink, gateway, load, config, port } = await setUp();
     let current = gateway;
     load.start(4);
-    await sleep(3_000);
+    await flowing(load, () => current, 'before the kill', 400);
     await current.kill();
     expect(current.exit?.signal).toBe('SIGKILL');
     const acknowledgedBeforeKill = load.acknowledged.size;
     current = await startGateway(config, port);
-    await sleep(3_000);
+    await flowing(load, () => current, 'after the restart');
     await load.finish();
     await expectDeliveredEqualsAcknowledged(sink, load, () => current, 'SIGKILL mid-load');
     expect(acknowledgedBeforeKill).toBeGreaterThan(0);
@@ -303,7 +327,7 @@ describe('the gateway under faults', () => {
       { timeoutMillis: 60_000, services: [], intervalMillis: 200 },
     );
     await sink.up();
-    await sleep(2_000);
+    await flowing(load, () => services.at(-1)!, 'once space is freed');
     await load.finish();
     await expectDeliveredEqualsAcknowledged(sink, load, () => services.at(-1)!, `queue disk full (${device})`);
   });

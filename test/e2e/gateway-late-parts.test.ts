@@ -302,7 +302,7 @@ persistence: { directory: ${join(dir, 'queue')}${queueMaxBytes === undefined ? '
 }
 
 /**
- * Waits until the gateway delivers: a start with a persistent queue holds
+ * Waits until the gateway delivers, and keeps delivering: a start with a persistent queue holds
  * every trace for the senders a restart may have refused (15 s by default),
  * and the faults below are meant for a gateway already at work.
  */
@@ -312,7 +312,41 @@ async function delivering(upstream: Upstream, gateway: Service): Promise<void> {
     services: [gateway],
     intervalMillis: 200,
   });
-  await sleep(1_000);
+  const first = upstream.delivered.size;
+  await waitFor(
+    'the gateway to keep delivering',
+    async () => (upstream.delivered.size >= first + 40 ? true : undefined),
+    {
+      timeoutMillis: 30_000,
+      services: [gateway],
+      intervalMillis: 50,
+    },
+  );
+}
+
+/** Waits until the agents got `more` spans acknowledged than they had: requests are taken again. */
+async function taking(agents: Agents, gateway: Service, what: string, more = 40): Promise<void> {
+  const from = agents.acknowledged.size;
+  await waitFor(
+    `${more} more spans acknowledged ${what}`,
+    async () => (agents.acknowledged.size >= from + more ? true : undefined),
+    {
+      timeoutMillis: 60_000,
+      services: [gateway],
+      intervalMillis: 50,
+      describe: () => `acknowledged ${agents.acknowledged.size}, refusals ${agents.refusals}`,
+    },
+  );
+}
+
+/** Waits until the agents were refused (or found the gateway down) once more than they had been. */
+async function refused(agents: Agents, services: readonly Service[], what: string): Promise<void> {
+  const from = agents.refusals;
+  await waitFor(what, async () => (agents.refusals > from ? true : undefined), {
+    timeoutMillis: 60_000,
+    services,
+    intervalMillis: 50,
+  });
 }
 
 /** Waits until every acknowledged span is delivered and no verdict changes any more, then counts wrong verdicts. */
@@ -374,6 +408,8 @@ async function expectEveryVerdictRight(
   expect(agents.refusals).toBeGreaterThan(0);
 }
 
+// Each fault lasts 8 s (the test names say so): the gateway is a child process on the real clock, so the
+// outage is waited out for real; what comes before and after it is waited for as a condition.
 describe('split failing runs under faults, retried with the collector backoff', () => {
   it.each([
     [
@@ -405,7 +441,7 @@ describe('split failing runs under faults, retried with the collector backoff', 
     agents.start(4);
     await delivering(upstream, gateway);
     await fault(upstream);
-    await sleep(1_500);
+    await taking(agents, gateway, 'after the fault');
     await agents.finish();
     await expectEveryVerdictRight(upstream, agents, () => gateway, what);
   });
@@ -419,7 +455,7 @@ describe('split failing runs under faults, retried with the collector backoff', 
     await upstream.down();
     await sleep(8_000);
     await upstream.up();
-    await sleep(1_500);
+    await taking(agents, gateway, 'after the outage');
     await agents.finish();
     await expectEveryVerdictRight(upstream, agents, () => gateway, 'full persistent queue during an outage');
     const metrics = await (await fetch(`${agents.url}/metrics`)).text();
@@ -433,14 +469,16 @@ describe('split failing runs under faults, retried with the collector backoff', 
     agents.start(4);
     await delivering(upstream, gateway);
     await upstream.down();
-    await sleep(3_000);
+    // The SIGTERM comes once the outage shows: the gateway pushes senders back.
+    await refused(agents, [current], 'the gateway pushing back during the outage');
     await current.stop(10_000);
     expect(current.exit?.code).toBe(0);
-    await sleep(1_000);
+    // stop() returned once the process exited: the gateway is down, and stays down while the next one starts.
     current = await startGateway(config, port);
-    await sleep(3_000);
+    // Restarted during the outage: upstream comes back once the new process takes requests.
+    await taking(agents, current, 'by the restarted gateway');
     await upstream.up();
-    await sleep(1_500);
+    await taking(agents, current, 'after the outage');
     await agents.finish();
     await expectEveryVerdictRight(upstream, agents, () => current, 'SIGTERM during an outage, restart');
   });

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startUpstream } from '../support/upstream.js';
+import { waitFor } from '../support/wait-for.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'gateway', 'gateway-under-gc.mjs');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -52,15 +53,6 @@ async function metric(url: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line === undefined ? 0 : Number(line.split(' ')[1]);
-}
-
-/** Polls `check` until it holds; fails after `withinMillis`. */
-async function eventually(check: () => Promise<boolean> | boolean, withinMillis: number, what: string): Promise<void> {
-  const until = Date.now() + withinMillis;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`not within ${withinMillis} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
@@ -107,11 +99,10 @@ describe('an upstream that never answers', () => {
     expect(accepted.status).toBe(200);
 
     // Each attempt ends at its deadline and is retried: three retries take about a second, not minutes.
-    await eventually(
-      async () => (await metric(url, 'agent_incidents_gateway_forward_retries_total')) >= 3,
-      10_000,
-      'three timed-out attempts retried',
-    );
+    await waitFor(async () => (await metric(url, 'agent_incidents_gateway_forward_retries_total')) >= 3, {
+      what: 'three timed-out attempts retried',
+      timeoutMs: 10_000,
+    });
     expect(hole.sockets.size).toBeGreaterThan(0);
 
     // Upstream comes back on the same port: the next attempt delivers every accepted span.
@@ -120,7 +111,10 @@ describe('an upstream that never answers', () => {
     await once(hole.server, 'close');
     const upstream = await startUpstream([], hole.port);
     cleanups.push(() => upstream.close());
-    await eventually(() => upstream.received.length === 20, 10_000, 'all 20 accepted spans delivered');
+    await waitFor(() => upstream.received.length === 20, {
+      what: 'all 20 accepted spans delivered',
+      timeoutMs: 10_000,
+    });
     expect(await metric(url, 'agent_incidents_gateway_spans_dropped_total')).toBe(0);
   });
 });

@@ -7,17 +7,29 @@
  * still come from the same process waits, because it does get a verdict (a
  * crashed run's).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Gateway } from '../../src/gateway/gateway.js';
 import { createGateway } from '../../src/gateway/gateway.js';
 import { startUpstream } from '../support/upstream.js';
+import { freezeDate } from '../support/frozen-date.js';
+import { waitFor } from '../support/wait-for.js';
 
 let gateway: Gateway | undefined;
 let upstream: Awaited<ReturnType<typeof startUpstream>> | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await gateway?.close();
   await upstream?.close();
 });
+
+const post = async (spans: object[]): Promise<number> =>
+  (
+    await fetch(`${gateway!.url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] }),
+    })
+  ).status;
 
 const now = BigInt(Date.now()) * 1_000_000n;
 const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
@@ -89,20 +101,12 @@ describe('a trace with no agent run in it', () => {
       upstream: { endpoint: upstream.endpoint },
       hold: { decisionWaitMillis: 100, maxHoldMillis: 600_000, tickMillis: 10 },
     });
-    const started = Date.now();
-    const body = { resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] };
-    expect(
-      (
-        await fetch(`${gateway.url}/v1/traces`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).status,
-    ).toBe(200);
-    await expect.poll(() => upstream!.received.length, { timeout: 5_000, interval: 20 }).toBe(spans.length);
-    // Far from the 10-minute hold: the decision wait and a few ticks.
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The gateway's clock moves only when the test moves it: the hold it sees is exactly the one given.
+    const clock = freezeDate();
+    expect(await post(spans)).toBe(200);
+    // Far from the 10-minute hold: the gateway's clock moves by the decision wait only, and that lets it go.
+    clock.advance(100);
+    await waitFor(() => upstream!.received.length === spans.length, { what: 'the trace forwarded' });
     for (const received of upstream.received) expect(received.attributes['incident.outcome']).toBeUndefined();
   });
 
@@ -113,22 +117,29 @@ describe('a trace with no agent run in it', () => {
       upstream: { endpoint: upstream.endpoint },
       hold: { decisionWaitMillis: 100, maxHoldMillis: 1_500, tickMillis: 10 },
     });
-    const spans = [
-      span('2'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat')], '9'.repeat(16), LOCAL_PARENT),
-    ];
-    const body = { resourceSpans: [{ resource: {}, scopeSpans: [{ scope: {}, spans }] }] };
-    expect(
-      (
-        await fetch(`${gateway.url}/v1/traces`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).status,
-    ).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(upstream.received).toHaveLength(0);
-    await expect.poll(() => upstream!.received.length, { timeout: 5_000, interval: 20 }).toBe(1);
-    expect(upstream.received[0]?.attributes['incident.cause']).toBe('crash_or_restart_incomplete');
+    // The gateway's clock moves only when the test moves it: the hold it sees is exactly the one given.
+    const clock = freezeDate();
+    const waiting = span(
+      '2'.repeat(16),
+      'chat gpt-4o',
+      [attr('gen_ai.operation.name', 'chat')],
+      '9'.repeat(16),
+      LOCAL_PARENT,
+    );
+    // Another trace that leaves after the decision wait: once it is forwarded, a release tick past the wait has run.
+    const leaving = {
+      ...span('1'.repeat(16), 'chat gpt-4o', [attr('gen_ai.operation.name', 'chat')]),
+      traceId: 'cd'.repeat(16),
+    };
+    expect(await post([waiting])).toBe(200);
+    expect(await post([leaving])).toBe(200);
+    clock.advance(700);
+    await waitFor(() => upstream!.received.length > 0, { what: 'the trace without a run forwarded' });
+    expect(upstream.received.map((s) => s.traceId)).toEqual(['cd'.repeat(16)]);
+    // Past hold.maxHoldMillis the run span is given up on: the part is judged as a crashed run's.
+    clock.advance(800);
+    await waitFor(() => upstream!.received.length === 2, { what: 'the held part forwarded' });
+    const judged = upstream.received.find((s) => s.traceId === 'ef'.repeat(16));
+    expect(judged?.attributes['incident.cause']).toBe('crash_or_restart_incomplete');
   });
 });

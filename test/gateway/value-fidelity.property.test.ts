@@ -7,14 +7,14 @@
  * gateway over HTTP in both encodings and forwarded to a sink. Every
  * acknowledged span is delivered, and every value arrives equal to what was
  * sent, with its type. The sent protobuf is written by protobufjs and what
- * arrives is read by protobufjs (bench/otlp-decoders), not by our own codec.
+ * arrives is read by protobufjs (test/support/otlp-decoders), not by our own codec.
  *
  * 5,000 cases per encoding in the default run; `npm run fuzz:gateway` runs a
  * million (FIDELITY_RUNS).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProtobufjsLong, decodeWithProtobufjs, encodeWithProtobufjs } from '../../bench/otlp-decoders/adapters.mjs';
+import { ProtobufjsLong, decodeWithProtobufjs, encodeWithProtobufjs } from '../support/otlp-decoders/adapters.mjs';
 import type { Gateway } from '../../src/gateway/gateway.js';
 import { createGateway } from '../../src/gateway/gateway.js';
 import { startUpstream } from '../support/upstream.js';

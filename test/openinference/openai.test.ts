@@ -16,6 +16,7 @@ import { incidentAttributes, recordChatCompletionStream, RunRecorder } from '../
 import type { Reply } from '../../src/testing/fake-provider.js';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider.js';
 import { createPipeline } from '../support/harness.js';
+import { waitFor } from '../support/wait-for.js';
 
 const TOOLS = [
   {
@@ -219,8 +220,11 @@ describe('openai SDK under OpenInference, spans alone', () => {
         for await (const chunk of stream) void chunk;
       });
     });
-    // The instrumentation ends its span when its own copy of the stream is read.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The instrumentation ends its span when its own copy of the stream is read: wait until it is exported.
+    const traceId = root.spanContext().traceId;
+    await waitFor(() => pipeline.spans().some((s) => s.spanContext().traceId === traceId), {
+      what: "the instrumentation's LLM span ended",
+    });
     root.end();
     await pipeline.provider.forceFlush();
     const exported = exportedRun(root.spanContext().traceId)?.attributes ?? {};

@@ -1,9 +1,9 @@
 /**
  * The hand-written OTLP/protobuf decoder (src/otlp/otlp-protobuf.ts) against
  * two maintained ones, protobufjs and @bufbuild/protobuf (code generated from
- * the opentelemetry-proto files: bench/otlp-decoders/), on random
+ * the opentelemetry-proto files: test/support/otlp-decoders/), on random
  * ExportTraceServiceRequests: every value must come out the same, in the
- * OTLP/JSON shape `decodeExportTraceRequest` returns (bench/otlp-decoders/adapters.mjs
+ * OTLP/JSON shape `decodeExportTraceRequest` returns (test/support/otlp-decoders/adapters.mjs
  * turns the libraries' messages into it).
  *
  * Three sources of bytes:
@@ -29,7 +29,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BufbuildMessage, BufbuildUnknownField, MessageName } from '../../bench/otlp-decoders/adapters.mjs';
+import type { BufbuildMessage, BufbuildUnknownField, MessageName } from '../support/otlp-decoders/adapters.mjs';
 import {
   ProtobufjsLong,
   bufbuildMessage,
@@ -37,7 +37,7 @@ import {
   decodeWithProtobufjs,
   encodeWithBufbuild,
   encodeWithProtobufjs,
-} from '../../bench/otlp-decoders/adapters.mjs';
+} from '../support/otlp-decoders/adapters.mjs';
 import { decodeExportTraceRequest } from '../../src/otlp/otlp-protobuf.js';
 
 const RUNS = Number(process.env.DECODER_RUNS ?? 150);

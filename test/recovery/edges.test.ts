@@ -17,6 +17,7 @@ import {
   safeRetry,
 } from '../../src/index.js';
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
+import { waitFor } from '../support/wait-for.js';
 
 const FAST = { baseDelayMillis: 1, maxDelayMillis: 1 } as const;
 const checkpoint = { id: 'cp', data: {} };
@@ -187,7 +188,7 @@ describe('what a run keeps', () => {
     const waiting = safeRetry({ baseDelayMillis: 5_000, maxDelayMillis: 5_000 }).recover(
       recoveryContext(run, createTask('a', 'IN_PROGRESS')),
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => run.attemptHistory()[0]?.retried === true, { what: 'the retry issued (in its backoff)' });
     run.userCancel();
     expect((await waiting).kind).toBe('stop');
     run.startAttempt({ boundary: { tools: LOCAL_TOOLS } }).finish();

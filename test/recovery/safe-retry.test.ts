@@ -20,7 +20,9 @@ import {
 } from '../../src/index.js';
 import type { FakeProvider, Reply } from '../../src/testing/fake-provider.js';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider.js';
+import { watchTimers } from '../support/armed-timers.js';
 import { createPipeline } from '../support/harness.js';
+import { waitFor as waitUntil } from '../support/wait-for.js';
 import { runTurn } from './agent-loop.js';
 import type { TurnResult } from './agent-loop.js';
 
@@ -126,13 +128,21 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
     provider.enqueue(reply.stall(), answer);
     const run = pipeline.startRun();
     const strategy = safeRetry({ baseDelayMillis: 2_000, maxDelayMillis: 2_000 });
-    const started = Date.now();
-    // The stop arrives 100 ms into a 1–2 s backoff.
-    const turn = runTurn({ baseURL: provider.baseURL, run, strategy, task: createTask('cancel', 'ASSIGNED') });
-    await waitFor(() => run.attemptHistory()[0]?.retried === true);
-    setTimeout(() => run.userCancel('user_stop'), 100);
-    const result = await turn;
-    expect(Date.now() - started).toBeLessThan(1_000);
+    const timers = watchTimers();
+    let result: TurnResult;
+    try {
+      // The stop arrives once the retry is issued: during the 1–2 s backoff, which is armed with it.
+      const turn = runTurn({ baseURL: provider.baseURL, run, strategy, task: createTask('cancel', 'ASSIGNED') });
+      await waitFor(() => run.attemptHistory()[0]?.retried === true);
+      run.userCancel('user_stop');
+      result = await turn;
+    } finally {
+      timers.restore();
+    }
+    // The backoff was armed for its 1–2 s and the stop cleared it: the turn ended without waiting it out.
+    const backoffs = timers.armed().filter((timer) => timer.ms >= 1_000 && timer.ms <= 2_000);
+    expect(backoffs).toHaveLength(1);
+    expect(backoffs[0]!.cleared()).toBe(true);
     expect(result.actions.map((a) => [a.kind, a.reason])).toEqual([['stop', 'user_cancel']]);
     expect(result.task.state).toBe('CANCELLED');
     const incident = run.end();
@@ -189,9 +199,18 @@ describe('safeRetry in a runtime (rows of test/scenarios.test.ts)', () => {
   });
 
   it('row 28: a 429 then a success is recovered, and the retry waited what retry-after asked', async () => {
-    const started = Date.now();
-    const { turn, incident, run } = await play([reply.status(429, { 'retry-after-ms': '300' }), answer]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    const timers = watchTimers();
+    let played: Played;
+    try {
+      played = await play([reply.status(429, { 'retry-after-ms': '300' }), answer]);
+    } finally {
+      timers.restore();
+    }
+    const { turn, incident, run } = played;
+    // The wait was one 300 ms timer that ran out (nothing cleared it) before the retry went.
+    const waits = timers.armed().filter((timer) => timer.ms === 300);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]!.cleared()).toBe(false);
     const [retry] = turn.actions;
     expect(retry).toMatchObject({ kind: 'retry', delayMillis: 300 });
     expect(incident).toMatchObject({
@@ -393,10 +412,7 @@ describe('safeRetry budget across a restart', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMillis = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMillis;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** Waits until `condition` holds: here always that the strategy issued its retry and is in its backoff. */
+function waitFor(condition: () => boolean): Promise<void> {
+  return waitUntil(condition, { what: 'the retry issued (the strategy in its backoff)', intervalMs: 5 });
 }

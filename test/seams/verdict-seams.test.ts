@@ -10,18 +10,21 @@ import { trace } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Gateway } from '../../src/gateway/gateway.js';
 import { createGateway } from '../../src/gateway/gateway.js';
 import type { GatewayConfigInput } from '../../src/gateway/config.js';
 import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
 import { checkpointResume, createTask, recoveryContext, RunRecorder } from '../../src/index.js';
+import { freezeDate } from '../support/frozen-date.js';
 import { startUpstream } from '../support/upstream.js';
+import { waitFor } from '../support/wait-for.js';
 import { createPipeline, errors, KeepingExporter, LOCAL_TOOLS, steppingClock } from '../support/harness.js';
 
 let gateway: Gateway | undefined;
 let upstream: Awaited<ReturnType<typeof startUpstream>> | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await gateway?.close();
   await upstream?.close();
   gateway = undefined;
@@ -56,11 +59,9 @@ async function sendJson(request: unknown): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-/** Waits until the upstream received `count` spans. */
-async function receivedAtLeast(count: number, timeoutMillis = 5_000): Promise<DecodedSpan[]> {
-  const until = Date.now() + timeoutMillis;
-  while (upstream!.received.length < count && Date.now() < until)
-    await new Promise((resolve) => setTimeout(resolve, 10));
+/** Waits until the upstream received `count` spans (fails after 5 s). */
+async function receivedAtLeast(count: number): Promise<DecodedSpan[]> {
+  await waitFor(() => upstream!.received.length >= count, { what: `${count} spans received upstream` });
   return upstream!.received;
 }
 
@@ -362,8 +363,19 @@ describe('5. a run span that reaches the gateway after its parts is not judged a
     const { exporter, tracer } = rawPipeline();
     const inProcess = nestedRun(tracer);
     const parentSpan = exporter.spans.find((s) => s.name === 'invoke_agent planner')!;
-    await send(exporter.spans.filter((s) => s !== parentSpan));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const parts = exporter.spans.filter((s) => s !== parentSpan);
+    // The gateway's clock moves only when the test moves it: 400 ms pass between the parts and their run span.
+    const clock = freezeDate();
+    await send(parts);
+    clock.advance(400);
+    if (maxHoldMillis < 400) {
+      await receivedAtLeast(parts.length);
+    } else {
+      // Past the decision wait, with release passes run at that time: the parts wait for their run span.
+      const seen = clock.reads();
+      await waitFor(() => clock.reads() >= seen + 5, { what: 'release passes past the decision wait' });
+      expect(upstream!.received).toHaveLength(0);
+    }
     await send([parentSpan]);
     await gateway.flush();
     const received = await receivedAtLeast(exporter.spans.length);

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { DialectName, FakeProvider, Reply } from '../../src/testing/fake-provider.js';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider.js';
+import { watchTimers } from '../support/armed-timers.js';
 
 let provider: FakeProvider;
 beforeEach(async () => {
@@ -188,10 +189,15 @@ describe.each(DIALECTS)(
       { name: '429 with retry-after 0', first: { status: 429, headers: { 'retry-after': '0' } } },
     ])('$name then 200 with maxRetries 1 yields the text after 2 requests, at once', async ({ first }) => {
       provider.enqueue(first, reply.text('Recovered'));
-      const started = performance.now();
-      const got = await collect(stream(model(provider), { maxRetries: 1 }));
-      // Without the header the SDK would back off 2 s first.
-      expect(performance.now() - started).toBeLessThan(1000);
+      const timers = watchTimers();
+      let got: Awaited<ReturnType<typeof collect>>;
+      try {
+        got = await collect(stream(model(provider), { maxRetries: 1 }));
+      } finally {
+        timers.restore();
+      }
+      // Without the header the SDK would back off 2 s first (a 2,000 ms timer): it armed no such wait.
+      expect(timers.armed().map((timer) => timer.ms)).not.toContain(2_000);
       expect(got.error).toBeUndefined();
       expect(got.text).toBe('Recovered');
       expect(provider.requests.map((r) => r.end)).toEqual(['http-error', 'finished']);
@@ -425,10 +431,17 @@ describe('the server itself', () => {
 
   it('a delay holds back the next step, and an unqueued request gets the default text', async () => {
     provider.enqueue(reply.script({ type: 'delay', ms: 50 }, { type: 'text', text: 'Late' }));
-    const started = performance.now();
-    const late = await generateText({ model: DIALECTS[2]!.model(provider), prompt: 'Hi', maxRetries: 0 });
+    const timers = watchTimers();
+    let late: Awaited<ReturnType<typeof generateText>>;
+    try {
+      late = await generateText({ model: DIALECTS[2]!.model(provider), prompt: 'Hi', maxRetries: 0 });
+    } finally {
+      timers.restore();
+    }
     expect(late.text).toBe('Late');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    // The text came after the script's one 50 ms wait, which ran out: the request was not aborted.
+    expect(timers.armed().filter((timer) => timer.ms === 50)).toHaveLength(1);
+    expect(provider.requests[0]).toMatchObject({ aborted: false, end: 'finished' });
     const fallback = await generateText({ model: DIALECTS[2]!.model(provider), prompt: 'Hi', maxRetries: 0 });
     expect(fallback.text).toBe('Hello from the fake provider.');
   });
