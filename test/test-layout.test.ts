@@ -46,8 +46,6 @@ const MISSING_TESTS: readonly string[] = [
   'src/derive/incident-attributes.ts',
   'src/derive/policy.ts',
   'src/derive/timeline.ts',
-  'src/fold/run-table.ts',
-  'src/fold/tries.ts',
   'src/gateway/config.ts',
   'src/gateway/decode-body.ts',
   'src/gateway/decoded-size.ts',
