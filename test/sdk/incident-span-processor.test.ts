@@ -1,3 +1,4 @@
+// Over 300 lines: one describe per promise of the processor's JSDoc, each needing a real provider and exact attribute maps.
 /**
  * IncidentSpanProcessor's promises (src/sdk/incident-span-processor.ts), on a
  * real BasicTracerProvider with the processor in front of an exporter that
