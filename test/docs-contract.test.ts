@@ -114,7 +114,9 @@ function usualRetryableOfCell(cell: string): Retryability {
 function usualRetryableOfRow(row: CauseRow): Retryability {
   if (row.retryable === 'absent' || row.retryable === 'error') return row.retryable;
   if (typeof row.retryable === 'boolean') return { '*': row.retryable };
-  const byDetail = Object.fromEntries(Object.entries(row.retryable).filter(([, v]) => v !== undefined));
+  const byDetail: Record<string, boolean> = Object.fromEntries(
+    Object.entries(row.retryable).filter((entry): entry is [string, boolean] => entry[1] !== undefined),
+  );
   const values = Object.values(byDetail);
   // A cell names the exceptions to a value that holds for the other details.
   const common = row.details.every((d) => d in byDetail) ? mostCommon(values) : undefined;
