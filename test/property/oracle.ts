@@ -4,7 +4,7 @@
  * not by calling anything in src/. Small on purpose: it is the rules of the
  * contract, written once more, so a seam between the edges cannot hide in it.
  */
-import type { AttemptModel, ErrorKind, RunModel, ToolClass } from './run-model.js';
+import type { AttemptModel, ErrorKind, RunModel, StopModel, ToolClass } from './run-model.js';
 import { finishReasonOf } from './run-model.js';
 
 /** The verdict fields every edge is compared on. */
@@ -34,7 +34,7 @@ type Fact =
   | { kind: 'provider_error'; error: ErrorKind | 'content_filter' | 'finish_error' }
   | { kind: 'watchdog'; phase: string }
   | { kind: 'retry_issued'; of: number }
-  | { kind: 'stop'; stop: NonNullable<RunModel['stop']>['kind'] };
+  | { kind: 'stop'; stop: StopModel };
 
 /** A fact in play order, with the attempt it belongs to (0 for a run-level fact). */
 interface Placed {
@@ -112,9 +112,9 @@ function factsOf(model: RunModel) {
       cutOff.add(n);
       openChildren = true;
     }
-    if (stop && stop.after === index) push(0, { kind: 'stop', stop: stop.kind });
+    if (stop && stop.after === index) push(0, { kind: 'stop', stop });
   });
-  if (stop && stop.after === -1) push(0, { kind: 'stop', stop: stop.kind });
+  if (stop && stop.after === -1) push(0, { kind: 'stop', stop });
   return { placed, sideEffects, openChildren, cutOff };
 }
 
@@ -188,6 +188,16 @@ function summarize(placed: readonly Placed[], attempt: number, until?: number) {
 
 type Summary = ReturnType<typeof summarize>;
 
+/** Retryability of a process close reason, as docs/attributes.md gives it (absent for the others). */
+const EXIT_RETRYABLE: Readonly<Record<string, boolean>> = {
+  stream_error: true,
+  fatal_rpc_error: true,
+  exit_nonzero: false,
+  signal: false,
+  spawn_failed: false,
+  cli_not_installed: false,
+};
+
 /** Cause, detail, code and retryability of a terminal fact (docs: causes and details, How errors are classified). */
 function causeOf(fact: Fact | undefined): Pick<Expected, 'cause' | 'causeDetail' | 'errorCode' | 'retryable'> {
   switch (fact?.kind) {
@@ -217,10 +227,19 @@ function causeOf(fact: Fact | undefined): Pick<Expected, 'cause' | 'causeDetail'
       return { cause: 'tool_execution_failure', causeDetail: 'permission_denied', errorCode: 'EACCES' };
     case 'tool_interrupted':
       return { cause: 'tool_execution_interrupted' };
-    case 'stop':
-      if (fact.stop === 'user_cancel') return { cause: 'user_cancel', causeDetail: 'user_stop' };
-      if (fact.stop === 'lifecycle_close') return { cause: 'local_lifecycle_close', causeDetail: 'instance_reload' };
-      return { cause: 'process_exit', causeDetail: 'exit_nonzero', errorCode: 'exit_1', retryable: false };
+    case 'stop': {
+      const stop = fact.stop;
+      if (stop.kind === 'user_cancel') return { cause: 'user_cancel', causeDetail: stop.origin };
+      if (stop.kind === 'lifecycle_close') return { cause: 'local_lifecycle_close', causeDetail: stop.lifecycle };
+      // The player's setup error has no status, type or phrase: only its code is kept.
+      if (stop.kind === 'setup_failure') return { cause: 'request_setup_failure', errorCode: 'model_not_found' };
+      return {
+        cause: 'process_exit',
+        causeDetail: stop.reason,
+        errorCode: 'exit_1',
+        ...(Object.hasOwn(EXIT_RETRYABLE, stop.reason) ? { retryable: EXIT_RETRYABLE[stop.reason] } : {}),
+      };
+    }
     default:
       return { cause: 'unknown_interruption' };
   }
@@ -289,8 +308,8 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
   }
   for (const n of cutOff) if (n < attempts) retried.add(n);
   const recovered = [...retried].filter((n) => n < attempts).sort((a, b) => a - b);
-  const cancelSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop === 'user_cancel');
-  const closeSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop === 'lifecycle_close');
+  const cancelSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop.kind === 'user_cancel');
+  const closeSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop.kind === 'lifecycle_close');
   const hasBoundary = (n: number | undefined) =>
     n !== undefined && placed.some((p) => p.attempt === n && p.fact.kind === 'boundary');
   const markers = (decisive: number | undefined, unnamed = false): string[] => {
@@ -315,7 +334,9 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
     const atFact = attempt !== undefined && attempt > 0 ? summarize(placed, attempt, fact?.at) : undefined;
     const phase = atFact
       ? atFact.phase
-      : cause.cause === 'user_cancel' || cause.cause === 'local_lifecycle_close'
+      : cause.cause === 'user_cancel' ||
+          cause.cause === 'local_lifecycle_close' ||
+          cause.cause === 'request_setup_failure'
         ? 'setup'
         : 'unknown';
     const retriesUsed = attempt === undefined ? retried.size : [...retried].filter((n) => n < attempt).length;
@@ -350,7 +371,7 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
   if (terminal) {
     // A run-level fact is placed in the attempt that had started when it happened: the last one played.
     const attempt = terminal.attempt > 0 ? terminal.attempt : attempts > 0 ? attempts : undefined;
-    const cancelled = terminal.fact.kind === 'stop' && terminal.fact.stop === 'user_cancel';
+    const cancelled = terminal.fact.kind === 'stop' && terminal.fact.stop.kind === 'user_cancel';
     const outcome = cancelled ? 'cancelled' : neverEnded || lostFacts ? 'incomplete' : 'failed';
     return judged(outcome, terminal, attempt, markers(attempt), lostFacts);
   }

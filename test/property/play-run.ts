@@ -42,6 +42,9 @@ export function errorOf(kind: ErrorKind): Error {
   return Object.assign(new Error(`HTTP ${status}`), { name: 'AI_APICallError', statusCode: status });
 }
 
+/** What building a provider request throws: a model name the runtime does not know (code `model_not_found`). */
+export const SETUP_ERROR = Object.assign(new Error('unknown model'), { code: 'model_not_found' });
+
 /** A monotonic clock: `tick()` moves 10 ms on; each reading moves a microsecond. */
 export function actionClock(start: number) {
   let base = start;
@@ -138,9 +141,10 @@ function playRun(driver: Driver, model: RunModel, parentContext: Context | undef
     const stop = model.stop;
     if (!stop || stop.after !== after) return false;
     driver.clock.tick();
-    if (stop.kind === 'user_cancel') run.userCancel();
-    else if (stop.kind === 'lifecycle_close') run.lifecycleClose({ kind: 'instance_reload' });
-    else run.processExit({ closeReason: 'exit_nonzero', exitCode: 1 });
+    if (stop.kind === 'user_cancel') run.userCancel(stop.origin);
+    else if (stop.kind === 'lifecycle_close') run.lifecycleClose({ kind: stop.lifecycle });
+    else if (stop.kind === 'setup_failure') run.setupFailure(SETUP_ERROR);
+    else run.processExit({ closeReason: stop.reason, exitCode: 1 });
     // What the stop aborted ends with no fact of its own.
     if (open && !open.ended && stop.kind !== 'process_exit') open.close();
     return true;
