@@ -5,7 +5,7 @@
  * contract, written once more, so a seam between the edges cannot hide in it.
  */
 import type { AttemptModel, ErrorKind, RunModel, StopModel, ToolClass } from './run-model.js';
-import { finishReasonOf } from './run-model.js';
+import { finishReasonOf, toolFailureOf } from './run-model.js';
 
 /** The verdict fields every edge is compared on. */
 export interface Expected {
@@ -30,7 +30,8 @@ type Fact =
   | { kind: 'call'; cls: ToolClass; providerExecuted: boolean }
   | { kind: 'tool_started'; cls: ToolClass }
   | { kind: 'tool_completed' }
-  | { kind: 'tool_failed' | 'tool_interrupted' }
+  | { kind: 'tool_failed'; failure: string }
+  | { kind: 'tool_interrupted' }
   | { kind: 'provider_error'; error: ErrorKind | 'content_filter' | 'finish_error' }
   | { kind: 'watchdog'; phase: string }
   | { kind: 'retry_issued'; of: number }
@@ -79,7 +80,7 @@ function factsOf(model: RunModel) {
       push(n, { kind: 'input' });
       push(n, { kind: 'call', cls: 'read_only', providerExecuted: false });
     }
-    for (const tool of attempt.tools) {
+    for (const [t, tool] of attempt.tools.entries()) {
       push(n, { kind: 'tool_started', cls: tool.cls });
       sideEffects = worse(sideEffects, tool.cls);
       if (tool.nested) {
@@ -89,7 +90,7 @@ function factsOf(model: RunModel) {
         if (tool.nested.ending === 'crash') openChildren = true;
       }
       if (tool.end === 'complete') push(n, { kind: 'tool_completed' });
-      else if (tool.end === 'fail') push(n, { kind: 'tool_failed' });
+      else if (tool.end === 'fail') push(n, { kind: 'tool_failed', failure: toolFailureOf(model, index, t) });
       else if (tool.end === 'interrupt') push(n, { kind: 'tool_interrupted' });
       else openChildren = true;
     }
@@ -188,6 +189,16 @@ function summarize(placed: readonly Placed[], attempt: number, until?: number) {
 
 type Summary = ReturnType<typeof summarize>;
 
+/** The code each tool error of the player carries (docs/conventions.md, how errors are classified). */
+const TOOL_ERROR_CODES: Readonly<Record<string, { errorCode?: string }>> = {
+  invalid_arguments: {},
+  permission_denied: { errorCode: 'EACCES' },
+  environment: { errorCode: 'ENOENT' },
+  timeout: { errorCode: 'ETIMEDOUT' },
+  provider: { errorCode: 'http_502' },
+  unknown: {},
+};
+
 /** Retryability of a process close reason, as docs/attributes.md gives it (absent for the others). */
 const EXIT_RETRYABLE: Readonly<Record<string, boolean>> = {
   stream_error: true,
@@ -224,7 +235,7 @@ function causeOf(fact: Fact | undefined): Pick<Expected, 'cause' | 'causeDetail'
     case 'watchdog':
       return { cause: 'watchdog_timeout', causeDetail: fact.phase, retryable: true };
     case 'tool_failed':
-      return { cause: 'tool_execution_failure', causeDetail: 'permission_denied', errorCode: 'EACCES' };
+      return { cause: 'tool_execution_failure', causeDetail: fact.failure, ...TOOL_ERROR_CODES[fact.failure] };
     case 'tool_interrupted':
       return { cause: 'tool_execution_interrupted' };
     case 'stop': {

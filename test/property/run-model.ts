@@ -3,10 +3,13 @@
  * fail with an HTTP error, time out or stay open; text, reasoning, tool input
  * and complete tool calls before that; tools of each side-effect class that
  * complete, fail, are interrupted or stay open, some running a sub-agent; a
- * user stop, a host reload or a process exit; a run that ends or crashes;
- * and the odd attempt with more parallel tool calls than a span keeps events.
- * A finish carries the finish reasons a runtime passes on ({@link finishReasonOf}).
+ * user stop, a host close, a process exit or a setup failure; a run that ends
+ * or crashes; and the odd attempt with more parallel tool calls than a span
+ * keeps events. A finish carries the finish reasons a runtime passes on
+ * ({@link finishReasonOf}); a failed tool has a failure kind ({@link toolFailureOf})
+ * and a stop its detail ({@link stopOf}), all drawn from the run's seed.
  * A seed gives each exported span its own clock offset of up to ±2 ms.
+ * {@link GENERATED_CAUSES} says which causes and details the runs end with.
  */
 import fc from 'fast-check';
 import type { Cause, CauseDetail } from '../../src/index.js';
@@ -206,6 +209,15 @@ export function finishReasonOf(model: RunModel, index: number): FinishReason {
   return FINISH_REASONS[(mixed >>> 7) % FINISH_REASONS.length];
 }
 
+/**
+ * How tool `tool` of attempt `attempt` of `model` fails when it fails: each
+ * tool failure kind, drawn from the run's seed like {@link finishReasonOf}.
+ */
+export function toolFailureOf(model: RunModel, attempt: number, tool: number): CauseDetail<'tool_execution_failure'> {
+  const kinds = CAUSE_DETAILS.tool_execution_failure;
+  return kinds[fromSeed(model.jitterSeed, 0x7001 + attempt * 16 + tool, kinds.length)]!;
+}
+
 /** A sub-agent: one or two attempts, plain tools, ended or left open. */
 const nestedRun = run(plainTool, 2);
 
@@ -240,8 +252,8 @@ export const GENERATED_CAUSES: { readonly [C in Cause]: readonly CauseDetail<C>[
   local_lifecycle_close: CAUSE_DETAILS.local_lifecycle_close,
   // A stop before any attempt is, one in three, a setup failure.
   request_setup_failure: [],
-  // A tool of the last attempt fails (with EACCES).
-  tool_execution_failure: ['permission_denied'],
+  // A tool of the last attempt fails, its kind drawn from the seed (toolFailureOf).
+  tool_execution_failure: CAUSE_DETAILS.tool_execution_failure,
   // A tool is interrupted.
   tool_execution_interrupted: [],
   // A stop of kind `process_exit`, its close reason drawn from the seed.
