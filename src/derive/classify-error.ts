@@ -1,3 +1,4 @@
+// Over 300 lines: reading an error (its chain, headers and codes) and classifying it are one job, kept together.
 /**
  * Reduces an error to closed values: provider error class, detail, a
  * low-cardinality code and technical retryability. Pure and total: any input,
@@ -165,6 +166,11 @@ const TRANSPORT_CODES: ReadonlyMap<string, TransportDetail> = new Map([
 const TRANSPORT_RETRYABLE = usualRetryableByDetail('provider_transport_disconnect');
 const API_RETRYABLE = usualRetryableByDetail('provider_api_error');
 
+/** A transport error with the usual retryability of its detail. */
+function transport(detail: TransportDetail, code: string | undefined): ErrorFact {
+  return { kind: 'transport', detail, code, retryable: TRANSPORT_RETRYABLE.get(detail) };
+}
+
 /** An API error kind with its usual retryability; `unknown` has none, so it reads as retryable only when told. */
 function usual(kind: ApiErrorKind): { kind: ApiErrorKind; retryable: boolean } {
   return { kind, retryable: API_RETRYABLE.get(kind) ?? false };
@@ -238,9 +244,8 @@ export function classifyError(description: ErrorDescription): ErrorFact {
   const texts = [...(description.messages ?? []), ...(description.names ?? [])];
   for (const code of codes) {
     const detail = TRANSPORT_CODES.get(code);
-    if (detail) return { kind: 'transport', detail, code, retryable: TRANSPORT_RETRYABLE.get(detail) };
-    if (/CERT|TLS|SSL|UNABLE_TO_VERIFY|SELF_SIGNED/.test(code))
-      return { kind: 'transport', detail: 'tls', code: safeCode(code), retryable: TRANSPORT_RETRYABLE.get('tls') };
+    if (detail) return transport(detail, code);
+    if (/CERT|TLS|SSL|UNABLE_TO_VERIFY|SELF_SIGNED/.test(code)) return transport('tls', safeCode(code));
   }
   const status = description.httpStatus;
   const statusCode = status !== undefined && status >= 100 && status < 600 ? `http_${status}` : undefined;
@@ -275,21 +280,11 @@ export function classifyError(description: ErrorDescription): ErrorFact {
     return { kind: 'api', detail: 'unknown', code: statusCode, retryable: description.isRetryable };
   }
   if (includesAny(texts, ['other side closed', 'socket hang up', 'socket closed'])) {
-    return {
-      kind: 'transport',
-      detail: 'socket_closed',
-      code: codes.map(safeCode).find(Boolean),
-      retryable: TRANSPORT_RETRYABLE.get('socket_closed'),
-    };
+    return transport('socket_closed', codes.map(safeCode).find(Boolean));
   }
   // undici reports a body cut mid-stream as `TypeError: terminated`.
   if ((description.messages ?? []).some((m) => m.trim().toLowerCase() === 'terminated')) {
-    return {
-      kind: 'transport',
-      detail: 'stream_terminated',
-      code: codes.map(safeCode).find(Boolean),
-      retryable: TRANSPORT_RETRYABLE.get('stream_terminated'),
-    };
+    return transport('stream_terminated', codes.map(safeCode).find(Boolean));
   }
   return { kind: 'unknown', code: codes.map(safeCode).find(Boolean), retryable: description.isRetryable };
 }

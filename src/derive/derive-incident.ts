@@ -1,3 +1,4 @@
+// Over 300 lines: the verdict of each way a run can end (terminal fact, never ended, cut off, recovered) in one place.
 /**
  * facts → cause → phase → retry safety: the one classifier every edge calls.
  */

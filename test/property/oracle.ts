@@ -1,10 +1,13 @@
+// Over 300 lines: the contract's verdict rules written once more, in one place, to be read against docs/attributes.md.
 /**
  * The oracle: the verdict docs/attributes.md gives a generated run, computed
  * from the run's model (what the runtime did, in order), not from spans and
  * not by calling anything in src/. Small on purpose: it is the rules of the
  * contract, written once more, so a seam between the edges cannot hide in it.
  */
-import type { AttemptModel, ErrorKind, RunModel, StopModel, ToolClass } from './run-model.js';
+import type { Fact } from './oracle-cause.js';
+import { causeOf } from './oracle-cause.js';
+import type { AttemptModel, RunModel, ToolClass } from './run-model.js';
 import { finishReasonOf, toolFailureOf } from './run-model.js';
 
 /** The verdict fields every edge is compared on. */
@@ -23,19 +26,6 @@ export interface Expected {
   attempts: number;
   recoveredAttempts: number;
 }
-
-type Fact =
-  | { kind: 'boundary'; remote: boolean }
-  | { kind: 'text' | 'reasoning' | 'input' | 'finished' }
-  | { kind: 'call'; cls: ToolClass; providerExecuted: boolean }
-  | { kind: 'tool_started'; cls: ToolClass }
-  | { kind: 'tool_completed' }
-  | { kind: 'tool_failed'; failure: string }
-  | { kind: 'tool_interrupted' }
-  | { kind: 'provider_error'; error: ErrorKind | 'content_filter' | 'finish_error' }
-  | { kind: 'watchdog'; phase: string }
-  | { kind: 'retry_issued'; of: number }
-  | { kind: 'stop'; stop: StopModel };
 
 /** A fact in play order, with the attempt it belongs to (0 for a run-level fact). */
 interface Placed {
@@ -188,73 +178,6 @@ function summarize(placed: readonly Placed[], attempt: number, until?: number) {
 }
 
 type Summary = ReturnType<typeof summarize>;
-
-/** The code each tool error of the player carries (docs/conventions.md, how errors are classified). */
-const TOOL_ERROR_CODES: Readonly<Record<string, { errorCode?: string }>> = {
-  invalid_arguments: {},
-  permission_denied: { errorCode: 'EACCES' },
-  environment: { errorCode: 'ENOENT' },
-  timeout: { errorCode: 'ETIMEDOUT' },
-  provider: { errorCode: 'http_502' },
-  unknown: {},
-};
-
-/** Retryability of a process close reason, as docs/attributes.md gives it (absent for the others). */
-const EXIT_RETRYABLE: Readonly<Record<string, boolean>> = {
-  stream_error: true,
-  fatal_rpc_error: true,
-  exit_nonzero: false,
-  signal: false,
-  spawn_failed: false,
-  cli_not_installed: false,
-};
-
-/** Cause, detail, code and retryability of a terminal fact (docs: causes and details, How errors are classified). */
-function causeOf(fact: Fact | undefined): Pick<Expected, 'cause' | 'causeDetail' | 'errorCode' | 'retryable'> {
-  switch (fact?.kind) {
-    case 'provider_error': {
-      if (fact.error === 'socket')
-        return {
-          cause: 'provider_transport_disconnect',
-          causeDetail: 'socket_closed',
-          errorCode: 'UND_ERR_SOCKET',
-          retryable: true,
-        };
-      if (fact.error === 'content_filter')
-        return { cause: 'provider_api_error', causeDetail: 'content_filter', retryable: false };
-      if (fact.error === 'finish_error') return { cause: 'provider_api_error', causeDetail: 'unknown' };
-      const api = {
-        http503: ['server_overload', true],
-        http429: ['rate_limit', true],
-        http400: ['invalid_request', false],
-        http401: ['auth', false],
-      } as const;
-      const [detail, retryable] = api[fact.error];
-      return { cause: 'provider_api_error', causeDetail: detail, errorCode: `http_${fact.error.slice(4)}`, retryable };
-    }
-    case 'watchdog':
-      return { cause: 'watchdog_timeout', causeDetail: fact.phase, retryable: true };
-    case 'tool_failed':
-      return { cause: 'tool_execution_failure', causeDetail: fact.failure, ...TOOL_ERROR_CODES[fact.failure] };
-    case 'tool_interrupted':
-      return { cause: 'tool_execution_interrupted' };
-    case 'stop': {
-      const stop = fact.stop;
-      if (stop.kind === 'user_cancel') return { cause: 'user_cancel', causeDetail: stop.origin };
-      if (stop.kind === 'lifecycle_close') return { cause: 'local_lifecycle_close', causeDetail: stop.lifecycle };
-      // The player's setup error has no status, type or phrase: only its code is kept.
-      if (stop.kind === 'setup_failure') return { cause: 'request_setup_failure', errorCode: 'model_not_found' };
-      return {
-        cause: 'process_exit',
-        causeDetail: stop.reason,
-        errorCode: 'exit_1',
-        ...(Object.hasOwn(EXIT_RETRYABLE, stop.reason) ? { retryable: EXIT_RETRYABLE[stop.reason] } : {}),
-      };
-    }
-    default:
-      return { cause: 'unknown_interruption' };
-  }
-}
 
 /** The retry-safety rules, in the documented order (docs/attributes.md, retry-safety reasons). */
 function retrySafety(
