@@ -194,9 +194,6 @@ export const CAUSE_TABLE = [
   },
 ] as const satisfies readonly CauseRow[];
 
-/** The row of one cause. */
-export type CauseTableRow = (typeof CAUSE_TABLE)[number];
-
 /** The causes of a table, as a tuple in its order. */
 type CausesOf<T extends readonly CauseRow[]> = { readonly [I in keyof T]: T[I]['cause'] };
 
