@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { CauseRow } from '../src/model/cause-table.js';
+import { CAUSE_TABLE } from '../src/model/cause-table.js';
 import {
   attributes,
   CAUSE_DETAILS,
@@ -81,6 +83,51 @@ function backticked(text: string): Set<string> {
   return new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] as string));
 }
 
+/**
+ * A cause's usual retryability, comparable between the docs and the cause table: `absent`, `error`
+ * (the error's own), or the value of each detail that has one (`*` for a cause with no details).
+ */
+type Retryability = 'absent' | 'error' | Record<string, boolean>;
+
+/**
+ * Reads the "retryable" cell of "Causes and details": clauses split by `;` or `, except`, each
+ * `` `true` ``/`` `false` `` alone (every detail) or followed by `for` and the details it holds, or
+ * `absent`/`absent otherwise`, or "the error's own". A clause in any other form fails.
+ */
+function usualRetryableOfCell(cell: string): Retryability {
+  let all: boolean | undefined;
+  const byDetail: Record<string, boolean> = {};
+  for (const clause of cell.split(/;|, except/).map((c) => c.trim())) {
+    if (clause === 'absent') return 'absent';
+    if (clause.startsWith("the error's own")) return 'error';
+    if (clause === 'absent otherwise') continue;
+    const match = /^`(true|false)`(?: for (.+))?$/.exec(clause);
+    if (!match) throw new Error(`retryable clause not understood: ${clause}`);
+    const value = match[1] === 'true';
+    if (match[2] === undefined) all = value;
+    else for (const detail of backticked(match[2])) byDetail[detail] = value;
+  }
+  return { ...(all === undefined ? {} : { '*': all }), ...byDetail };
+}
+
+/** The same reading of a row of the cause table: a value for every detail collapses to `*` when all agree. */
+function usualRetryableOfRow(row: CauseRow): Retryability {
+  if (row.retryable === 'absent' || row.retryable === 'error') return row.retryable;
+  if (typeof row.retryable === 'boolean') return { '*': row.retryable };
+  const byDetail: Record<string, boolean> = Object.fromEntries(
+    Object.entries(row.retryable).filter((entry): entry is [string, boolean] => entry[1] !== undefined),
+  );
+  const values = Object.values(byDetail);
+  // A cell names the exceptions to a value that holds for the other details.
+  const common = row.details.every((d) => d in byDetail) ? mostCommon(values) : undefined;
+  if (common === undefined) return byDetail;
+  return { '*': common, ...Object.fromEntries(Object.entries(byDetail).filter(([, v]) => v !== common)) };
+}
+
+function mostCommon(values: readonly boolean[]): boolean {
+  return values.filter(Boolean).length * 2 >= values.length;
+}
+
 describe('docs/attributes.md', () => {
   it('documents every run-span key the code writes, in RUN_ATTRIBUTE_KEYS order', () => {
     expect(firstColumn(section(attributesDoc, 'Run-span keys'))).toEqual([...attributes.RUN_ATTRIBUTE_KEYS]);
@@ -121,12 +168,22 @@ describe('docs/attributes.md', () => {
     expect(firstColumn(section(attributesDoc, heading))).toEqual([...values]);
   });
 
-  it('lists each cause with exactly its CAUSE_DETAILS values', () => {
+  it('lists each cause with exactly its details in the cause table, and CAUSE_DETAILS is that', () => {
     const rows = tableRows(section(attributesDoc, 'Causes and details'));
     const documented = Object.fromEntries(
       rows.map((cells) => [(cells[0] ?? '').replaceAll('`', ''), [...backticked(cells[1] ?? '')]]),
     );
-    const expected = Object.fromEntries(CAUSES.map((cause) => [cause, [...CAUSE_DETAILS[cause]]]));
+    const expected = Object.fromEntries(CAUSE_TABLE.map((row) => [row.cause, [...row.details]]));
+    expect(documented).toEqual(expected);
+    expect(Object.fromEntries(CAUSES.map((cause) => [cause, [...CAUSE_DETAILS[cause]]]))).toEqual(expected);
+  });
+
+  it('gives each cause the usual retryability of the cause table', () => {
+    const rows = tableRows(section(attributesDoc, 'Causes and details'));
+    const documented = Object.fromEntries(
+      rows.map((cells) => [(cells[0] ?? '').replaceAll('`', ''), usualRetryableOfCell(cells[2] ?? '')]),
+    );
+    const expected = Object.fromEntries(CAUSE_TABLE.map((row: CauseRow) => [row.cause, usualRetryableOfRow(row)]));
     expect(documented).toEqual(expected);
   });
 

@@ -16,12 +16,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Each patch adds one fake member to a closed set: [file, text, the same text with the member]. */
 const PATCHES: readonly (readonly [string, string, string])[] = [
-  [
-    'src/model/enums.ts',
-    "  'unknown_interruption',\n] as const;",
-    "  'unknown_interruption',\n  'fake_cause',\n] as const;",
-  ],
-  ['src/model/enums.ts', '  unknown_interruption: [],\n', '  unknown_interruption: [],\n  fake_cause: [],\n'],
   ['src/model/enums.ts', "'do_not_retry', 'unknown'] as const", "'do_not_retry', 'unknown', 'fake_safety'] as const"],
   [
     'src/model/facts.ts',
@@ -31,11 +25,15 @@ const PATCHES: readonly (readonly [string, string, string])[] = [
   ['src/conventions/span-view.ts', "'tool' | 'other';", "'tool' | 'other' | 'fake_role';"],
 ];
 
-/** The functions whose switch must handle every member: [file, function or method name, the set]. */
+/**
+ * The functions whose switch must handle every member: [file, function or method name, the set].
+ * No switch over causes is listed: what the code knows of a cause is a row of the cause table
+ * (src/model/cause-table.ts), whose row type makes every field required, and the tables keyed by
+ * cause (the message catalogs) fail to compile without a new cause's entry.
+ */
 const EXHAUSTIVE: readonly (readonly [string, string, string])[] = [
   ['src/derive/derive-incident.ts', 'causeOf', 'fact kind'],
   ['src/derive/attempt-summary.ts', 'summarizeAttempt', 'fact kind'],
-  ['src/derive/retry-safety.ts', 'autoRetryable', 'cause'],
   ['src/recovery/safe-retry.ts', 'deferred', 'retry safety'],
   ['src/conventions/gen-ai.ts', 'extract', 'span role'],
   ['src/conventions/openinference.ts', 'extract', 'span role'],

@@ -1,8 +1,10 @@
+// Over 300 lines: reading an error (its chain, headers and codes) and classifying it are one job, kept together.
 /**
  * Reduces an error to closed values: provider error class, detail, a
  * low-cardinality code and technical retryability. Pure and total: any input,
  * including non-errors and cyclic cause chains, gives a result.
  */
+import { usualRetryableByDetail } from '../model/cause-table.js';
 import type { ApiErrorKind, ToolFailureKind, TransportDetail } from '../model/enums.js';
 import type { ErrorFact } from '../model/facts.js';
 
@@ -160,22 +162,36 @@ const TRANSPORT_CODES: ReadonlyMap<string, TransportDetail> = new Map([
   ['ERR_STREAM_PREMATURE_CLOSE', 'stream_terminated'],
 ]);
 
-const PROVIDER_TYPES: ReadonlyMap<string, { kind: ApiErrorKind; retryable: boolean }> = new Map([
-  ['overloaded_error', { kind: 'server_overload', retryable: true }],
-  ['server_error', { kind: 'server_overload', retryable: true }],
-  ['api_error', { kind: 'server_overload', retryable: true }],
-  ['service_unavailable', { kind: 'server_overload', retryable: true }],
-  ['rate_limit_error', { kind: 'rate_limit', retryable: true }],
-  ['rate_limit_exceeded', { kind: 'rate_limit', retryable: true }],
-  ['insufficient_quota', { kind: 'quota_exhausted', retryable: false }],
-  ['billing_error', { kind: 'quota_exhausted', retryable: false }],
-  ['authentication_error', { kind: 'auth', retryable: false }],
-  ['permission_error', { kind: 'auth', retryable: false }],
-  ['invalid_api_key', { kind: 'auth', retryable: false }],
-  ['invalid_request_error', { kind: 'invalid_request', retryable: false }],
-  ['not_found_error', { kind: 'invalid_request', retryable: false }],
-  ['context_length_exceeded', { kind: 'context_overflow', retryable: false }],
-  ['content_filter', { kind: 'content_filter', retryable: false }],
+/** The usual retryability of each transport detail and API error kind (the cause table's `retryable`). */
+const TRANSPORT_RETRYABLE = usualRetryableByDetail('provider_transport_disconnect');
+const API_RETRYABLE = usualRetryableByDetail('provider_api_error');
+
+/** A transport error with the usual retryability of its detail. */
+function transport(detail: TransportDetail, code: string | undefined): ErrorFact {
+  return { kind: 'transport', detail, code, retryable: TRANSPORT_RETRYABLE.get(detail) };
+}
+
+/** An API error kind with its usual retryability; `unknown` has none, so it reads as retryable only when told. */
+function usual(kind: ApiErrorKind): { kind: ApiErrorKind; retryable: boolean } {
+  return { kind, retryable: API_RETRYABLE.get(kind) ?? false };
+}
+
+const PROVIDER_TYPES: ReadonlyMap<string, ApiErrorKind> = new Map([
+  ['overloaded_error', 'server_overload'],
+  ['server_error', 'server_overload'],
+  ['api_error', 'server_overload'],
+  ['service_unavailable', 'server_overload'],
+  ['rate_limit_error', 'rate_limit'],
+  ['rate_limit_exceeded', 'rate_limit'],
+  ['insufficient_quota', 'quota_exhausted'],
+  ['billing_error', 'quota_exhausted'],
+  ['authentication_error', 'auth'],
+  ['permission_error', 'auth'],
+  ['invalid_api_key', 'auth'],
+  ['invalid_request_error', 'invalid_request'],
+  ['not_found_error', 'invalid_request'],
+  ['context_length_exceeded', 'context_overflow'],
+  ['content_filter', 'content_filter'],
 ]);
 
 function includesAny(texts: readonly string[], phrases: readonly string[]): boolean {
@@ -201,23 +217,21 @@ function apiKindFromText(texts: readonly string[]): ApiErrorKind | undefined {
 }
 
 function apiKindFromStatus(status: number): { kind: ApiErrorKind; retryable: boolean } | undefined {
-  if (status === 401 || status === 403) return { kind: 'auth', retryable: false };
-  if (status === 402) return { kind: 'quota_exhausted', retryable: false };
-  if (status === 429) return { kind: 'rate_limit', retryable: true };
+  if (status === 401 || status === 403) return usual('auth');
+  if (status === 402) return usual('quota_exhausted');
+  if (status === 429) return usual('rate_limit');
+  // A timeout or a conflict names no closed kind, yet a retry may well succeed.
   if (status === 408 || status === 409) return { kind: 'unknown', retryable: true };
-  if (status === 413) return { kind: 'context_overflow', retryable: false };
-  if (status >= 400 && status < 500) return { kind: 'invalid_request', retryable: false };
-  if (status >= 500 && status < 600) return { kind: 'server_overload', retryable: true };
+  if (status === 413) return usual('context_overflow');
+  if (status >= 400 && status < 500) return usual('invalid_request');
+  if (status >= 500 && status < 600) return usual('server_overload');
   return undefined;
 }
 
-const NON_RETRYABLE_KINDS: ReadonlySet<ApiErrorKind> = new Set([
-  'auth',
-  'quota_exhausted',
-  'invalid_request',
-  'context_overflow',
-  'content_filter',
-]);
+/** API error kinds no retry can fix, whatever the client's hint says (usually not retryable in the cause table). */
+const NON_RETRYABLE_KINDS: ReadonlySet<string> = new Set(
+  [...API_RETRYABLE].filter(([, retryable]) => !retryable).map(([kind]) => kind),
+);
 
 /**
  * Classifies a provider-attempt error. Transport codes found anywhere in the
@@ -230,15 +244,16 @@ export function classifyError(description: ErrorDescription): ErrorFact {
   const texts = [...(description.messages ?? []), ...(description.names ?? [])];
   for (const code of codes) {
     const detail = TRANSPORT_CODES.get(code);
-    if (detail) return { kind: 'transport', detail, code, retryable: true };
-    if (/CERT|TLS|SSL|UNABLE_TO_VERIFY|SELF_SIGNED/.test(code))
-      return { kind: 'transport', detail: 'tls', code: safeCode(code), retryable: false };
+    if (detail) return transport(detail, code);
+    if (/CERT|TLS|SSL|UNABLE_TO_VERIFY|SELF_SIGNED/.test(code)) return transport('tls', safeCode(code));
   }
   const status = description.httpStatus;
   const statusCode = status !== undefined && status >= 100 && status < 600 ? `http_${status}` : undefined;
   const typeKey = description.providerType?.toLowerCase();
-  const fromType = typeKey ? PROVIDER_TYPES.get(typeKey) : undefined;
-  const fromCodes = codes.map((c) => PROVIDER_TYPES.get(c.toLowerCase())).find((k) => k !== undefined);
+  const typeKind = typeKey ? PROVIDER_TYPES.get(typeKey) : undefined;
+  const fromType = typeKind ? usual(typeKind) : undefined;
+  const codeKind = codes.map((c) => PROVIDER_TYPES.get(c.toLowerCase())).find((k) => k !== undefined);
+  const fromCodes = codeKind ? usual(codeKind) : undefined;
   const fromText = apiKindFromText([...texts, ...codes, description.providerType ?? '']);
   const fromStatus = status !== undefined ? apiKindFromStatus(status) : undefined;
   // A 429 or 400 that says "quota" is a quota problem, not a rate limit: text refines status.
@@ -265,11 +280,11 @@ export function classifyError(description: ErrorDescription): ErrorFact {
     return { kind: 'api', detail: 'unknown', code: statusCode, retryable: description.isRetryable };
   }
   if (includesAny(texts, ['other side closed', 'socket hang up', 'socket closed'])) {
-    return { kind: 'transport', detail: 'socket_closed', code: codes.map(safeCode).find(Boolean), retryable: true };
+    return transport('socket_closed', codes.map(safeCode).find(Boolean));
   }
   // undici reports a body cut mid-stream as `TypeError: terminated`.
   if ((description.messages ?? []).some((m) => m.trim().toLowerCase() === 'terminated')) {
-    return { kind: 'transport', detail: 'stream_terminated', code: codes.map(safeCode).find(Boolean), retryable: true };
+    return transport('stream_terminated', codes.map(safeCode).find(Boolean));
   }
   return { kind: 'unknown', code: codes.map(safeCode).find(Boolean), retryable: description.isRetryable };
 }

@@ -1,6 +1,8 @@
+// Over 300 lines: the verdict of each way a run can end (terminal fact, never ended, cut off, recovered) in one place.
 /**
  * facts → cause → phase → retry safety: the one classifier every edge calls.
  */
+import { CAUSE_TABLE, usualRetryableByDetail } from '../model/cause-table.js';
 import type { Cause, MissingFact, Phase, SideEffects } from '../model/enums.js';
 import { checkExhaustive } from '../model/exhaustive.js';
 import type { Fact, RunFacts } from '../model/facts.js';
@@ -22,31 +24,24 @@ export interface TerminalCause {
 
 /** Facts that fail a provider attempt (tool failures belong to the run, not to one request). */
 const PROVIDER_FAILURES = new Set<Fact['kind']>(['provider_error', 'watchdog_fired']);
-const RETRYABLE_EXITS = new Set(['stream_error', 'fatal_rpc_error']);
-const FINAL_EXITS = new Set(['exit_nonzero', 'signal', 'spawn_failed', 'cli_not_installed']);
+
+/** The cause of a provider error of each `ErrorFact` kind (the cause table's `errorKind`). */
+const CAUSE_OF_ERROR_KIND: ReadonlyMap<string, Cause> = new Map(
+  CAUSE_TABLE.flatMap((row) => ('errorKind' in row ? [[row.errorKind, row.cause] as const] : [])),
+);
+
+/** The usual retryability of each process close reason (the cause table's `retryable` of `process_exit`). */
+const EXIT_RETRYABLE = usualRetryableByDetail('process_exit');
 
 /** Maps a terminal fact to its cause; non-terminal facts give `unknown_interruption`. */
 export function causeOf(fact: Fact): TerminalCause {
   switch (fact.kind) {
     case 'provider_error': {
       const { error } = fact;
-      if (error.kind === 'transport') {
-        return {
-          cause: 'provider_transport_disconnect',
-          detail: error.detail ?? 'unknown',
-          code: error.code,
-          retryable: error.retryable,
-        };
-      }
-      if (error.kind === 'api') {
-        return {
-          cause: 'provider_api_error',
-          detail: error.detail ?? 'unknown',
-          code: error.code,
-          retryable: error.retryable,
-        };
-      }
-      return { cause: 'unknown_interruption', code: error.code, retryable: error.retryable };
+      const cause = CAUSE_OF_ERROR_KIND.get(error.kind) ?? 'unknown_interruption';
+      // An error of no known kind has no detail; a transport or API error always has one.
+      if (cause === 'unknown_interruption') return { cause, code: error.code, retryable: error.retryable };
+      return { cause, detail: error.detail ?? 'unknown', code: error.code, retryable: error.retryable };
     }
     case 'watchdog_fired':
       return { cause: 'watchdog_timeout', detail: fact.phase, retryable: true };
@@ -61,7 +56,7 @@ export function causeOf(fact: Fact): TerminalCause {
     case 'tool_execution_interrupted':
       return { cause: 'tool_execution_interrupted' };
     case 'process_exit': {
-      const retryable = RETRYABLE_EXITS.has(fact.reason) ? true : FINAL_EXITS.has(fact.reason) ? false : undefined;
+      const retryable = EXIT_RETRYABLE.get(fact.reason);
       const code = fact.signal ?? (fact.exitCode !== undefined ? `exit_${fact.exitCode}` : undefined);
       return { cause: 'process_exit', detail: fact.reason, code, retryable };
     }
@@ -90,10 +85,13 @@ export function causeOf(fact: Fact): TerminalCause {
   }
 }
 
+/** The phase of a run that ended with each cause before any attempt (the cause table's `phaseWithoutAttempt`). */
+const PHASE_WITHOUT_ATTEMPT: ReadonlyMap<Cause, Phase> = new Map(
+  CAUSE_TABLE.map((row) => [row.cause, row.phaseWithoutAttempt]),
+);
+
 function phaseWithoutAttempt(cause: Cause): Phase {
-  return cause === 'request_setup_failure' || cause === 'user_cancel' || cause === 'local_lifecycle_close'
-    ? 'setup'
-    : 'unknown';
+  return PHASE_WITHOUT_ATTEMPT.get(cause) ?? 'unknown';
 }
 
 interface Judgement extends TerminalCause {

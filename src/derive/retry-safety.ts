@@ -4,7 +4,8 @@
  * give the same answer in the SDK processor, the gateway and the runtime.
  */
 import type { Cause, RetrySafety, RetrySafetyReason } from '../model/enums.js';
-import { checkExhaustive } from '../model/exhaustive.js';
+import type { AutoRetry } from '../model/cause-table.js';
+import { CAUSE_TABLE } from '../model/cause-table.js';
 import type { AttemptSummary } from './attempt-summary.js';
 import type { Policy } from './policy.js';
 
@@ -34,29 +35,16 @@ function verdict(retrySafety: RetrySafety, reason: RetrySafetyReason): RetrySafe
   return { retrySafety, reason };
 }
 
-/** Causes that a runtime may retry automatically when nothing else forbids it. */
+const AUTO_RETRY: ReadonlyMap<string, AutoRetry> = new Map(CAUSE_TABLE.map((row) => [row.cause, row.autoRetry]));
+
+/** Causes that a runtime may retry automatically when nothing else forbids it (the cause table's `autoRetry`). */
 function autoRetryable(cause: Cause, retryable: boolean | undefined): boolean {
-  switch (cause) {
-    case 'provider_transport_disconnect':
-    case 'watchdog_timeout':
-      return retryable !== false;
-    case 'provider_api_error':
-    case 'process_exit':
-      return retryable === true;
-    case 'user_cancel':
-    case 'local_lifecycle_close':
-    case 'request_setup_failure':
-    case 'tool_execution_failure':
-    case 'tool_execution_interrupted':
-    case 'crash_or_restart_incomplete':
-    case 'unknown_interruption':
-      return false;
-    default:
-      // deriveRetrySafety is exported: a cause outside the type (from
-      // JavaScript) is never retried automatically (fail closed), as before.
-      checkExhaustive(cause);
-      return false;
-  }
+  // deriveRetrySafety is exported: a cause outside the type (from JavaScript)
+  // has no row and is never retried automatically (fail closed), as before.
+  const rule = AUTO_RETRY.get(cause) ?? 'never';
+  if (rule === 'unless_not_retryable') return retryable !== false;
+  if (rule === 'if_retryable') return retryable === true;
+  return false;
 }
 
 /**

@@ -4,61 +4,23 @@
  * dashboards and alerts can rely on a bounded set. Changing a list is a
  * contract change: bump {@link SCHEMA_VERSION} and write a CHANGELOG entry.
  */
+import { CAUSE_TABLE, causesOf, detailsOf } from './cause-table.js';
 
 /** How a run ended. Written on every run span as `incident.outcome`. */
 export const OUTCOMES = ['success', 'recovered', 'failed', 'cancelled', 'incomplete'] as const;
 /** One of {@link OUTCOMES}. */
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** What ended the run (or, for `recovered`, the last recovered attempt). */
-export const CAUSES = [
-  'provider_transport_disconnect',
-  'provider_api_error',
-  'watchdog_timeout',
-  'user_cancel',
-  'local_lifecycle_close',
-  'request_setup_failure',
-  'tool_execution_failure',
-  'tool_execution_interrupted',
-  'process_exit',
-  'crash_or_restart_incomplete',
-  'unknown_interruption',
-] as const;
+/**
+ * What ended the run (or, for `recovered`, the last recovered attempt), in the
+ * order of the cause table (cause-table.ts), which describes each one.
+ */
+export const CAUSES = causesOf(CAUSE_TABLE);
 /** One of {@link CAUSES}. */
 export type Cause = (typeof CAUSES)[number];
 
-/** The closed detail values of each cause, written as `incident.cause.detail`. */
-export const CAUSE_DETAILS = {
-  provider_transport_disconnect: ['socket_closed', 'connection_reset', 'stream_terminated', 'tls', 'unknown'],
-  provider_api_error: [
-    'auth',
-    'rate_limit',
-    'quota_exhausted',
-    'server_overload',
-    'invalid_request',
-    'context_overflow',
-    'content_filter',
-    'unknown',
-  ],
-  watchdog_timeout: ['connect', 'silent_stream', 'total'],
-  user_cancel: ['user_stop', 'client_disconnect', 'unknown'],
-  local_lifecycle_close: ['instance_reload', 'instance_dispose', 'shutdown', 'unknown_lifecycle_close'],
-  request_setup_failure: [],
-  tool_execution_failure: ['invalid_arguments', 'permission_denied', 'environment', 'timeout', 'provider', 'unknown'],
-  tool_execution_interrupted: [],
-  process_exit: [
-    'exit_nonzero',
-    'signal',
-    'stream_error',
-    'fatal_rpc_error',
-    'spawn_failed',
-    'cli_not_installed',
-    'empty_output',
-    'execution_failed',
-  ],
-  crash_or_restart_incomplete: ['run_never_ended', 'restart_detected'],
-  unknown_interruption: [],
-} as const satisfies Record<Cause, readonly string[]>;
+/** The closed detail values of each cause, written as `incident.cause.detail` (from the cause table). */
+export const CAUSE_DETAILS = detailsOf(CAUSE_TABLE);
 
 /** The detail values allowed for cause `C`. */
 export type CauseDetail<C extends Cause = Cause> = (typeof CAUSE_DETAILS)[C][number];

@@ -3,6 +3,7 @@
  * no OpenTelemetry types, so the SDK processor, the gateway and the runtime
  * recorder build the same values and hand them to the same pure derivation.
  */
+import { CAUSE_TABLE } from './cause-table.js';
 import type {
   ApiErrorKind,
   CancelOrigin,
@@ -117,18 +118,14 @@ export type FactKind = Fact['kind'];
 /** The fact of kind `K`. */
 export type FactOf<K extends FactKind> = Extract<Fact, { kind: K }>;
 
-/** Fact kinds that can end a run. */
-export const TERMINAL_FACT_KINDS: ReadonlySet<FactKind> = new Set<FactKind>([
-  'tool_execution_failed',
-  'tool_execution_interrupted',
-  'watchdog_fired',
-  'provider_error',
-  'user_cancel',
-  'lifecycle_close',
-  'setup_failure',
-  'process_exit',
-  'run_error',
-]);
+/**
+ * Fact kinds that can end a run: the terminal facts of the cause table
+ * (cause-table.ts). Typed as fact kinds, so a row naming a kind that is not a
+ * {@link Fact} fails typecheck here.
+ */
+export const TERMINAL_FACT_KINDS: ReadonlySet<FactKind> = new Set<FactKind>(
+  CAUSE_TABLE.flatMap((row): readonly FactKind[] => row.terminalFacts),
+);
 
 /** One provider attempt of a run. */
 export interface AttemptRecord {

@@ -67,6 +67,7 @@ export interface MessageCatalog {
   };
   /** Appended for outcome `incomplete`: the record was cut off, so the verdict may be partial. */
   readonly incompleteNote: string;
+  /** One text per cause of the cause table (src/model/cause-table.ts), keyed by the cause itself. */
   readonly causes: { readonly [C in Cause]: CauseText<C> };
   /** Where the run stopped; an empty string adds nothing. */
   readonly phases: Record<Phase, string>;

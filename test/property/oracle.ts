@@ -1,11 +1,14 @@
+// Over 300 lines: the contract's verdict rules written once more, in one place, to be read against docs/attributes.md.
 /**
  * The oracle: the verdict docs/attributes.md gives a generated run, computed
  * from the run's model (what the runtime did, in order), not from spans and
  * not by calling anything in src/. Small on purpose: it is the rules of the
  * contract, written once more, so a seam between the edges cannot hide in it.
  */
-import type { AttemptModel, ErrorKind, RunModel, ToolClass } from './run-model.js';
-import { finishReasonOf } from './run-model.js';
+import type { Fact } from './oracle-cause.js';
+import { causeOf } from './oracle-cause.js';
+import type { AttemptModel, RunModel, ToolClass } from './run-model.js';
+import { finishReasonOf, toolFailureOf } from './run-model.js';
 
 /** The verdict fields every edge is compared on. */
 export interface Expected {
@@ -23,18 +26,6 @@ export interface Expected {
   attempts: number;
   recoveredAttempts: number;
 }
-
-type Fact =
-  | { kind: 'boundary'; remote: boolean }
-  | { kind: 'text' | 'reasoning' | 'input' | 'finished' }
-  | { kind: 'call'; cls: ToolClass; providerExecuted: boolean }
-  | { kind: 'tool_started'; cls: ToolClass }
-  | { kind: 'tool_completed' }
-  | { kind: 'tool_failed' | 'tool_interrupted' }
-  | { kind: 'provider_error'; error: ErrorKind | 'content_filter' | 'finish_error' }
-  | { kind: 'watchdog'; phase: string }
-  | { kind: 'retry_issued'; of: number }
-  | { kind: 'stop'; stop: NonNullable<RunModel['stop']>['kind'] };
 
 /** A fact in play order, with the attempt it belongs to (0 for a run-level fact). */
 interface Placed {
@@ -79,7 +70,7 @@ function factsOf(model: RunModel) {
       push(n, { kind: 'input' });
       push(n, { kind: 'call', cls: 'read_only', providerExecuted: false });
     }
-    for (const tool of attempt.tools) {
+    for (const [t, tool] of attempt.tools.entries()) {
       push(n, { kind: 'tool_started', cls: tool.cls });
       sideEffects = worse(sideEffects, tool.cls);
       if (tool.nested) {
@@ -89,7 +80,7 @@ function factsOf(model: RunModel) {
         if (tool.nested.ending === 'crash') openChildren = true;
       }
       if (tool.end === 'complete') push(n, { kind: 'tool_completed' });
-      else if (tool.end === 'fail') push(n, { kind: 'tool_failed' });
+      else if (tool.end === 'fail') push(n, { kind: 'tool_failed', failure: toolFailureOf(model, index, t) });
       else if (tool.end === 'interrupt') push(n, { kind: 'tool_interrupted' });
       else openChildren = true;
     }
@@ -112,9 +103,9 @@ function factsOf(model: RunModel) {
       cutOff.add(n);
       openChildren = true;
     }
-    if (stop && stop.after === index) push(0, { kind: 'stop', stop: stop.kind });
+    if (stop && stop.after === index) push(0, { kind: 'stop', stop });
   });
-  if (stop && stop.after === -1) push(0, { kind: 'stop', stop: stop.kind });
+  if (stop && stop.after === -1) push(0, { kind: 'stop', stop });
   return { placed, sideEffects, openChildren, cutOff };
 }
 
@@ -188,44 +179,6 @@ function summarize(placed: readonly Placed[], attempt: number, until?: number) {
 
 type Summary = ReturnType<typeof summarize>;
 
-/** Cause, detail, code and retryability of a terminal fact (docs: causes and details, How errors are classified). */
-function causeOf(fact: Fact | undefined): Pick<Expected, 'cause' | 'causeDetail' | 'errorCode' | 'retryable'> {
-  switch (fact?.kind) {
-    case 'provider_error': {
-      if (fact.error === 'socket')
-        return {
-          cause: 'provider_transport_disconnect',
-          causeDetail: 'socket_closed',
-          errorCode: 'UND_ERR_SOCKET',
-          retryable: true,
-        };
-      if (fact.error === 'content_filter')
-        return { cause: 'provider_api_error', causeDetail: 'content_filter', retryable: false };
-      if (fact.error === 'finish_error') return { cause: 'provider_api_error', causeDetail: 'unknown' };
-      const api = {
-        http503: ['server_overload', true],
-        http429: ['rate_limit', true],
-        http400: ['invalid_request', false],
-        http401: ['auth', false],
-      } as const;
-      const [detail, retryable] = api[fact.error];
-      return { cause: 'provider_api_error', causeDetail: detail, errorCode: `http_${fact.error.slice(4)}`, retryable };
-    }
-    case 'watchdog':
-      return { cause: 'watchdog_timeout', causeDetail: fact.phase, retryable: true };
-    case 'tool_failed':
-      return { cause: 'tool_execution_failure', causeDetail: 'permission_denied', errorCode: 'EACCES' };
-    case 'tool_interrupted':
-      return { cause: 'tool_execution_interrupted' };
-    case 'stop':
-      if (fact.stop === 'user_cancel') return { cause: 'user_cancel', causeDetail: 'user_stop' };
-      if (fact.stop === 'lifecycle_close') return { cause: 'local_lifecycle_close', causeDetail: 'instance_reload' };
-      return { cause: 'process_exit', causeDetail: 'exit_nonzero', errorCode: 'exit_1', retryable: false };
-    default:
-      return { cause: 'unknown_interruption' };
-  }
-}
-
 /** The retry-safety rules, in the documented order (docs/attributes.md, retry-safety reasons). */
 function retrySafety(
   cause: string,
@@ -289,8 +242,8 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
   }
   for (const n of cutOff) if (n < attempts) retried.add(n);
   const recovered = [...retried].filter((n) => n < attempts).sort((a, b) => a - b);
-  const cancelSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop === 'user_cancel');
-  const closeSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop === 'lifecycle_close');
+  const cancelSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop.kind === 'user_cancel');
+  const closeSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop.kind === 'lifecycle_close');
   const hasBoundary = (n: number | undefined) =>
     n !== undefined && placed.some((p) => p.attempt === n && p.fact.kind === 'boundary');
   const markers = (decisive: number | undefined, unnamed = false): string[] => {
@@ -315,7 +268,9 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
     const atFact = attempt !== undefined && attempt > 0 ? summarize(placed, attempt, fact?.at) : undefined;
     const phase = atFact
       ? atFact.phase
-      : cause.cause === 'user_cancel' || cause.cause === 'local_lifecycle_close'
+      : cause.cause === 'user_cancel' ||
+          cause.cause === 'local_lifecycle_close' ||
+          cause.cause === 'request_setup_failure'
         ? 'setup'
         : 'unknown';
     const retriesUsed = attempt === undefined ? retried.size : [...retried].filter((n) => n < attempt).length;
@@ -350,7 +305,7 @@ export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
   if (terminal) {
     // A run-level fact is placed in the attempt that had started when it happened: the last one played.
     const attempt = terminal.attempt > 0 ? terminal.attempt : attempts > 0 ? attempts : undefined;
-    const cancelled = terminal.fact.kind === 'stop' && terminal.fact.stop === 'user_cancel';
+    const cancelled = terminal.fact.kind === 'stop' && terminal.fact.stop.kind === 'user_cancel';
     const outcome = cancelled ? 'cancelled' : neverEnded || lostFacts ? 'incomplete' : 'failed';
     return judged(outcome, terminal, attempt, markers(attempt), lostFacts);
   }

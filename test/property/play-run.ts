@@ -8,10 +8,10 @@
  */
 import type { Context, Tracer } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
-import type { AttemptRecorder, Incident, ToolRecorder } from '../../src/index.js';
+import type { AttemptRecorder, CauseDetail, Incident, ToolRecorder } from '../../src/index.js';
 import { RunRecorder } from '../../src/index.js';
 import type { AttemptModel, ErrorKind, FinishReason, Output, RunModel, ToolModel } from './run-model.js';
-import { finishReasonOf } from './run-model.js';
+import { finishReasonOf, toolFailureOf } from './run-model.js';
 
 /** The tools a boundary exposes. */
 export const BOUNDARIES = {
@@ -41,6 +41,9 @@ export function errorOf(kind: ErrorKind): Error {
   const status = { http503: 503, http429: 429, http400: 400, http401: 401 }[kind];
   return Object.assign(new Error(`HTTP ${status}`), { name: 'AI_APICallError', statusCode: status });
 }
+
+/** What building a provider request throws: a model name the runtime does not know (code `model_not_found`). */
+export const SETUP_ERROR = Object.assign(new Error('unknown model'), { code: 'model_not_found' });
 
 /** A monotonic clock: `tick()` moves 10 ms on; each reading moves a microsecond. */
 export function actionClock(start: number) {
@@ -92,17 +95,40 @@ function playOutput(attempt: AttemptRecorder, output: Output): void {
   }
 }
 
-function playTool(driver: Driver, run: RunRecorder, attempt: AttemptRecorder, model: ToolModel): void {
+/** The error a tool throws for each failure kind (classifyToolError reads it back as that kind). */
+export const TOOL_ERRORS: { readonly [K in CauseDetail<'tool_execution_failure'>]: () => Error } = {
+  invalid_arguments: () =>
+    Object.assign(new Error('Invalid arguments for tool read'), { name: 'AI_InvalidToolArgumentsError' }),
+  permission_denied: () => Object.assign(new Error('permission denied'), { code: 'EACCES' }),
+  environment: () => Object.assign(new Error('no such file'), { code: 'ENOENT' }),
+  timeout: () => Object.assign(new Error('tool timed out'), { code: 'ETIMEDOUT' }),
+  provider: () => Object.assign(new Error('Bad gateway'), { name: 'AI_APICallError', statusCode: 502 }),
+  unknown: () => new Error('boom'),
+};
+
+function playTool(
+  driver: Driver,
+  run: RunRecorder,
+  attempt: AttemptRecorder,
+  model: ToolModel,
+  failure: CauseDetail<'tool_execution_failure'>,
+): void {
   const tool: ToolRecorder = run.startTool({ name: TOOL_NAMES[model.cls], sideEffects: model.cls, attempt });
   driver.clock.tick();
   if (model.nested) playRun(driver, model.nested, trace.setSpan(run.context, tool.span), `nested-${driver.counter++}`);
   driver.clock.tick();
   if (model.end === 'complete') tool.complete();
-  else if (model.end === 'fail') tool.fail(Object.assign(new Error('permission denied'), { code: 'EACCES' }));
+  else if (model.end === 'fail') tool.fail(TOOL_ERRORS[failure]());
   else if (model.end === 'interrupt') tool.interrupt();
 }
 
-function playAttempt(driver: Driver, run: RunRecorder, model: AttemptModel, reason: FinishReason): AttemptRecorder {
+function playAttempt(
+  driver: Driver,
+  run: RunRecorder,
+  model: AttemptModel,
+  reason: FinishReason,
+  failureOf: (tool: number) => CauseDetail<'tool_execution_failure'>,
+): AttemptRecorder {
   const attempt = run.startAttempt(model.boundary === 'none' ? {} : { boundary: BOUNDARIES[model.boundary] });
   for (const output of model.outputs) {
     driver.clock.tick();
@@ -114,9 +140,9 @@ function playAttempt(driver: Driver, run: RunRecorder, model: AttemptModel, reas
     attempt.chunk('tool-input-end', { toolName: 'read' });
     attempt.chunk('tool-call', { toolName: 'read', toolCallId: `call_${i}`, sideEffects: 'read_only' });
   }
-  for (const tool of model.tools) {
+  for (const [index, tool] of model.tools.entries()) {
     driver.clock.tick();
-    playTool(driver, run, attempt, tool);
+    playTool(driver, run, attempt, tool, failureOf(index));
   }
   driver.clock.tick();
   const end = model.end;
@@ -138,9 +164,10 @@ function playRun(driver: Driver, model: RunModel, parentContext: Context | undef
     const stop = model.stop;
     if (!stop || stop.after !== after) return false;
     driver.clock.tick();
-    if (stop.kind === 'user_cancel') run.userCancel();
-    else if (stop.kind === 'lifecycle_close') run.lifecycleClose({ kind: 'instance_reload' });
-    else run.processExit({ closeReason: 'exit_nonzero', exitCode: 1 });
+    if (stop.kind === 'user_cancel') run.userCancel(stop.origin);
+    else if (stop.kind === 'lifecycle_close') run.lifecycleClose({ kind: stop.lifecycle });
+    else if (stop.kind === 'setup_failure') run.setupFailure(SETUP_ERROR);
+    else run.processExit({ closeReason: stop.reason, exitCode: 1 });
     // What the stop aborted ends with no fact of its own.
     if (open && !open.ended && stop.kind !== 'process_exit') open.close();
     return true;
@@ -148,7 +175,9 @@ function playRun(driver: Driver, model: RunModel, parentContext: Context | undef
   if (!stopNow(-1, undefined)) {
     for (const [index, attemptModel] of model.attempts.entries()) {
       driver.clock.tick();
-      const attempt = playAttempt(driver, run, attemptModel, finishReasonOf(model, index));
+      const attempt = playAttempt(driver, run, attemptModel, finishReasonOf(model, index), (tool) =>
+        toolFailureOf(model, index, tool),
+      );
       const failed = attemptModel.end.kind === 'fail' || attemptModel.end.kind === 'watchdog';
       if (failed && attemptModel.retry && index + 1 < model.attempts.length) {
         driver.clock.tick();

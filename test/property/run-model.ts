@@ -3,12 +3,17 @@
  * fail with an HTTP error, time out or stay open; text, reasoning, tool input
  * and complete tool calls before that; tools of each side-effect class that
  * complete, fail, are interrupted or stay open, some running a sub-agent; a
- * user stop, a host reload or a process exit; a run that ends or crashes;
- * and the odd attempt with more parallel tool calls than a span keeps events.
- * A finish carries the finish reasons a runtime passes on ({@link finishReasonOf}).
+ * user stop, a host close, a process exit or a setup failure; a run that ends
+ * or crashes; and the odd attempt with more parallel tool calls than a span
+ * keeps events. A finish carries the finish reasons a runtime passes on
+ * ({@link finishReasonOf}); a failed tool has a failure kind ({@link toolFailureOf})
+ * and a stop its detail ({@link stopOf}), all drawn from the run's seed.
  * A seed gives each exported span its own clock offset of up to ±2 ms.
+ * {@link GENERATED_CAUSES} says which causes and details the runs end with.
  */
 import fc from 'fast-check';
+import type { Cause, CauseDetail } from '../../src/index.js';
+import { CAUSE_DETAILS } from '../../src/index.js';
 
 export type ToolClass = 'read_only' | 'unsafe' | 'unknown';
 export type ErrorKind = 'socket' | 'http503' | 'http429' | 'http400' | 'http401';
@@ -49,12 +54,20 @@ export interface AttemptModel {
   readonly retry: boolean;
 }
 
-/** What stopped the run, after which attempt. */
-export interface StopModel {
-  readonly kind: 'user_cancel' | 'lifecycle_close' | 'process_exit';
-  /** Index of the attempt after which it happened; -1 for before any attempt. */
-  readonly after: number;
-}
+/**
+ * What stopped the run, after which attempt (`after`: its index; -1 for before
+ * any attempt), with the detail the runtime recorded. A setup failure happens
+ * only before any attempt.
+ */
+export type StopModel =
+  | { readonly kind: 'user_cancel'; readonly after: number; readonly origin: CauseDetail<'user_cancel'> }
+  | {
+      readonly kind: 'lifecycle_close';
+      readonly after: number;
+      readonly lifecycle: CauseDetail<'local_lifecycle_close'>;
+    }
+  | { readonly kind: 'process_exit'; readonly after: number; readonly reason: CauseDetail<'process_exit'> }
+  | { readonly kind: 'setup_failure'; readonly after: -1 };
 
 /** One run. */
 export interface RunModel {
@@ -136,10 +149,33 @@ function run(tool: fc.Arbitrary<ToolModel>, maxAttempts: number): fc.Arbitrary<R
     })
     .map((r) => {
       // A stop ends the run's attempts: none comes after it.
-      const stop = r.stop && r.stop.after < r.attempts.length ? r.stop : undefined;
+      const drawn = r.stop && r.stop.after < r.attempts.length ? r.stop : undefined;
+      const stop = drawn ? stopOf(drawn.kind, drawn.after, r.jitterSeed) : undefined;
       const attempts = stop ? r.attempts.slice(0, stop.after + 1) : r.attempts;
       return { ...r, attempts, ...(stop ? { stop } : { stop: undefined }) };
     });
+}
+
+/**
+ * A number below `n` drawn from `seed` and `salt` rather than generated, so the
+ * generated shapes, and the seeds kept in REGRESSIONS, stay what they were.
+ */
+function fromSeed(seed: number, salt: number, n: number): number {
+  const mixed = Math.imul(seed ^ Math.imul(salt, 0x9e3779b1), 0x85ebca6b) >>> 0;
+  return (mixed >>> 7) % n;
+}
+
+/**
+ * The stop of a run, its detail drawn from the run's seed: every origin of a
+ * cancel, kind of lifecycle close and close reason of a process. One stop
+ * before any attempt in three is a setup failure instead.
+ */
+function stopOf(kind: 'user_cancel' | 'lifecycle_close' | 'process_exit', after: number, seed: number): StopModel {
+  if (after === -1 && fromSeed(seed, 0x5e7, 3) === 0) return { kind: 'setup_failure', after: -1 };
+  const pick = <T>(list: readonly T[]): T => list[fromSeed(seed, 0x570, list.length)] as T;
+  if (kind === 'user_cancel') return { kind, after, origin: pick(CAUSE_DETAILS.user_cancel) };
+  if (kind === 'lifecycle_close') return { kind, after, lifecycle: pick(CAUSE_DETAILS.local_lifecycle_close) };
+  return { kind, after, reason: pick(CAUSE_DETAILS.process_exit) };
 }
 
 /**
@@ -173,6 +209,15 @@ export function finishReasonOf(model: RunModel, index: number): FinishReason {
   return FINISH_REASONS[(mixed >>> 7) % FINISH_REASONS.length];
 }
 
+/**
+ * How tool `tool` of attempt `attempt` of `model` fails when it fails: each
+ * tool failure kind, drawn from the run's seed like {@link finishReasonOf}.
+ */
+export function toolFailureOf(model: RunModel, attempt: number, tool: number): CauseDetail<'tool_execution_failure'> {
+  const kinds = CAUSE_DETAILS.tool_execution_failure;
+  return kinds[fromSeed(model.jitterSeed, 0x7001 + attempt * 16 + tool, kinds.length)]!;
+}
+
 /** A sub-agent: one or two attempts, plain tools, ended or left open. */
 const nestedRun = run(plainTool, 2);
 
@@ -187,3 +232,34 @@ const toolWithNested: fc.Arbitrary<ToolModel> = fc.oneof(
 
 /** The generator of top-level runs: 0 to 4 attempts. */
 export const runModel: fc.Arbitrary<RunModel> = run(toolWithNested, 4);
+
+/**
+ * The causes and details the generator's runs end with (by the oracle), and
+ * how. Keyed by cause, so a new cause fails typecheck here until the generator
+ * can end a run with it; test/property/generator-reaches-every-cause.test.ts
+ * checks that it does, with exactly these details.
+ */
+export const GENERATED_CAUSES: { readonly [C in Cause]: readonly CauseDetail<C>[] } = {
+  // An attempt fails on a dropped socket (ErrorKind `socket`).
+  provider_transport_disconnect: ['socket_closed'],
+  // An attempt fails with HTTP 503, 429, 400 or 401, or finishes on `content_filter` or `error`.
+  provider_api_error: ['server_overload', 'rate_limit', 'invalid_request', 'auth', 'content_filter', 'unknown'],
+  // A watchdog fires in each phase.
+  watchdog_timeout: ['connect', 'silent_stream', 'total'],
+  // A stop of kind `user_cancel`, its origin drawn from the seed (stopOf).
+  user_cancel: CAUSE_DETAILS.user_cancel,
+  // A stop of kind `lifecycle_close`, its kind drawn from the seed.
+  local_lifecycle_close: CAUSE_DETAILS.local_lifecycle_close,
+  // A stop before any attempt is, one in three, a setup failure.
+  request_setup_failure: [],
+  // A tool of the last attempt fails, its kind drawn from the seed (toolFailureOf).
+  tool_execution_failure: CAUSE_DETAILS.tool_execution_failure,
+  // A tool is interrupted.
+  tool_execution_interrupted: [],
+  // A stop of kind `process_exit`, its close reason drawn from the seed.
+  process_exit: CAUSE_DETAILS.process_exit,
+  // The run span never ends (`ending: 'crash'`); nothing writes `restart_detected`.
+  crash_or_restart_incomplete: ['run_never_ended'],
+  // The last attempt is left open, or finishes as `interrupted` or `other`.
+  unknown_interruption: [],
+};
