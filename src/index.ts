@@ -1,9 +1,16 @@
 /**
  * agent-incidents: explains interrupted AI-agent runs in OpenTelemetry.
+ *
+ * The root entry point holds what an application uses (README, docs/): the span processor and its
+ * options, the recorders a runtime writes facts with, `presentIncident`, the closed values and types of
+ * the attribute contract (docs/attributes.md), and the key lists docs/sanitization.md documents.
+ * Recovery strategies and the task lifecycle are `agent-incidents/recovery`; the AI SDK helper,
+ * the gateway and the fake provider have their own subpaths too. The building blocks behind these
+ * (derivation, adapters, scrubbers) are not exported: they change without a major version.
  * Every export here is public API; add to it deliberately.
  */
 
-// SDK edge.
+// The span processor and its options.
 export { IncidentSpanProcessor } from './sdk/incident-span-processor.js';
 export type { IncidentProcessorStats } from './sdk/incident-span-processor.js';
 export type {
@@ -14,10 +21,24 @@ export type {
   SdkSpanProcessor,
   SdkTimedEvent,
 } from './sdk/sdk-span.js';
-export { DEFAULTS, GEN_AI_PROVIDER_NAMES, resolveOptions, SANITIZATION_DEFAULTS } from './sdk/options.js';
-export type { IncidentSpanProcessorOptions, ResolvedOptions } from './sdk/options.js';
+export type { IncidentSpanProcessorOptions } from './sdk/options.js';
+export type { Policy, PolicyInput } from './derive/policy.js';
+export type { SanitizationMode, SanitizationOptions } from './sanitize/sanitizer.js';
+// The `adapters` option (advanced): the conventions the processor reads, and the shape of one.
+export { ADAPTERS, genAiAdapter, openInferenceAdapter, vercelAiAdapter } from './conventions/index.js';
+export type {
+  AttributeView,
+  ConventionAdapter,
+  EarlierTry,
+  EventView,
+  ExtractContext,
+  Extraction,
+  LinkView,
+  SpanRole,
+  SpanView,
+} from './conventions/index.js';
 
-// Runtime side.
+// The recorders: facts a runtime writes, and the verdict it gates its own retries on.
 export { RunRecorder } from './runtime/run-recorder.js';
 export { AttemptRecorder } from './runtime/attempt-recorder.js';
 export { ToolRecorder } from './runtime/tool-recorder.js';
@@ -31,48 +52,9 @@ export type {
   RunSnapshot,
   RunStopReason,
 } from './model/recovery.js';
-// Recovery: strategies that act on the verdict, behind one protocol, chosen by configuration.
-export {
-  backoffDelay,
-  CHECKPOINT_RESUME,
-  checkpointResume,
-  createRecoveryRegistry,
-  createTask,
-  FAIL_AND_REASSIGN,
-  failAndReassign,
-  InMemoryCounterStore,
-  moveTask,
-  reassignTask,
-  RecoveryConfigError,
-  recoveryConfigSchema,
-  recoveryContext,
-  SAFE_RETRY,
-  safeRetry,
-  settleTask,
-  sideEffectsMayHaveHappened,
-} from './recovery/index.js';
-export type {
-  BackoffOptions,
-  Checkpoint,
-  CheckpointResumeOptions,
-  CounterStore,
-  DeferAction,
-  FailAndReassignOptions,
-  FailureAction,
-  InMemoryCounterStoreOptions,
-  RecoveryAction,
-  RecoveryConfig,
-  RecoveryContext,
-  RecoveryRegistry,
-  RecoveryServices,
-  RecoveryStrategy,
-  RecoveryStrategyFactory,
-  ResumeAction,
-  RetryAction,
-  SafeRetryOptions,
-  Task,
-} from './recovery/index.js';
 export { recordChatCompletionStream } from './runtime/chat-completion-stream.js';
+export type { ChatCompletionChunkLike, ChatCompletionStreamOptions } from './runtime/chat-completion-stream.js';
+
 // What a person reads: title, message, action and severity, in English and Simplified Chinese.
 export { presentIncident, PRESENTATION_LOCALES } from './presentation/present-incident.js';
 export type {
@@ -82,41 +64,8 @@ export type {
   Severity,
 } from './presentation/present-incident.js';
 
-// At the package root the lifecycle's verbs say what they move: tasks.
-export {
-  canTransition as canTransitionTask,
-  InvalidTaskTransitionError,
-  isTaskState,
-  isTerminal as isTerminalTaskState,
-  TASK_STATES,
-  TASK_TRANSITIONS,
-  transition as transitionTask,
-} from './model/task-lifecycle.js';
-export type { TaskState } from './model/task-lifecycle.js';
-export type { ChatCompletionChunkLike, ChatCompletionStreamOptions } from './runtime/chat-completion-stream.js';
-
-// Pure core.
-export { deriveIncident, deriveAttemptVerdict, causeOf, runSideEffects } from './derive/derive-incident.js';
-export { deriveRetrySafety } from './derive/retry-safety.js';
-export type { RetrySafetyInput, RetrySafetyVerdict } from './derive/retry-safety.js';
-export { summarizeAttempt } from './derive/attempt-summary.js';
-export type { AttemptSummary } from './derive/attempt-summary.js';
-export { buildTimeline, compareFacts } from './derive/timeline.js';
-export type { Timeline } from './derive/timeline.js';
-export {
-  classifyError,
-  classifyToolError,
-  describeError,
-  retryAfterMillis,
-  safeCode,
-} from './derive/classify-error.js';
-export type { ErrorDescription } from './derive/classify-error.js';
-export { DEFAULT_POLICY, resolvePolicy } from './derive/policy.js';
-export type { Policy, PolicyInput } from './derive/policy.js';
-export { attemptVerdictAttributes, incidentAttributes } from './derive/incident-attributes.js';
-export type { AttributeRecord } from './derive/incident-attributes.js';
-
-// Model: the contract.
+// The attribute contract (docs/attributes.md): keys, closed values, the verdict's types, and the
+// attributes a verdict writes on its run span (for a runtime that logs the verdict it acted on).
 export * as attributes from './model/attributes.js';
 export {
   CAUSES,
@@ -132,8 +81,11 @@ export {
   TOOL_SIDE_EFFECTS,
 } from './model/enums.js';
 export type {
+  ApiErrorKind,
+  CancelOrigin,
   Cause,
   CauseDetail,
+  LifecycleKind,
   MissingFact,
   Outcome,
   Phase,
@@ -141,28 +93,31 @@ export type {
   RecoveryReason,
   RetrySafety,
   RetrySafetyReason,
+  ProcessCloseReason,
   SideEffects,
+  ToolFailureKind,
   ToolSideEffects,
+  TransportDetail,
+  WatchdogPhase,
 } from './model/enums.js';
-export type { AttemptRecord, ErrorFact, Fact, FactKind, RunFacts, SideEffectBoundary } from './model/facts.js';
+export type {
+  AttemptRecord,
+  BoundaryTool,
+  ErrorFact,
+  Fact,
+  FactBase,
+  FactKind,
+  RunFacts,
+  SideEffectBoundary,
+} from './model/facts.js';
 export type { AttemptVerdict, Incident, RecoveryRecord } from './model/incident.js';
+export { incidentAttributes } from './derive/incident-attributes.js';
+export type { AttributeRecord } from './derive/incident-attributes.js';
+// The native convention (docs/conventions.md): what a runtime in any language writes.
 export { GEN_AI, NATIVE_ATTR, NATIVE_EVENT, OPERATION } from './model/native-convention.js';
 
-// Conventions and sanitization.
-export { ADAPTERS, genAiAdapter, openInferenceAdapter, recognise, vercelAiAdapter } from './conventions/index.js';
-export type {
-  ConventionAdapter,
-  EarlierTry,
-  ExtractContext,
-  Extraction,
-  SpanRole,
-  SpanView,
-} from './conventions/index.js';
-export { createSanitizer, sanitizeAttributeMap, sanitizeAttributes, scrubString } from './sanitize/sanitizer.js';
-export type { KeyDecision, SanitizationMode, SanitizationOptions, Sanitizer } from './sanitize/sanitizer.js';
-export { createScrubber, createTally } from './sanitize/scrubber.js';
-export type { NameRole, RedactionTally, Scrubber, ScrubberOptions } from './sanitize/scrubber.js';
-export { BUILT_IN_RULES, REDACTION_KINDS } from './sanitize/rules.js';
-export type { RedactionKind, ValueRule } from './sanitize/rules.js';
+// The key lists and redaction kinds of docs/sanitization.md.
+export { REDACTION_KINDS } from './sanitize/rules.js';
+export type { RedactionKind } from './sanitize/rules.js';
 export { CONTENT_KEYS, CONTENT_KEY_PREFIXES, isContentKey } from './sanitize/content-keys.js';
 export { OPERATIONAL_KEYS, OPERATIONAL_KEY_PREFIXES, isOperationalKey } from './sanitize/operational-keys.js';

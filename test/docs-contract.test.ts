@@ -17,7 +17,6 @@ import {
   NATIVE_ATTR,
   NATIVE_EVENT,
   OPERATION,
-  createRecoveryRegistry,
   OUTCOMES,
   PHASES,
   RECOVERY_ACTIONS,
@@ -27,6 +26,7 @@ import {
   SIDE_EFFECTS,
   TOOL_SIDE_EFFECTS,
 } from '../src/index.js';
+import { createRecoveryRegistry } from '../src/recovery/index.js';
 
 const attributesDoc = readFileSync(new URL('../docs/attributes.md', import.meta.url), 'utf8');
 const conventionsDoc = readFileSync(new URL('../docs/conventions.md', import.meta.url), 'utf8');

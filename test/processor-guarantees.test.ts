@@ -9,8 +9,9 @@ import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CollectingReader } from './support/metrics.js';
-import type { ConventionAdapter } from '../src/index.js';
-import { ADAPTERS, attributes, IncidentSpanProcessor } from '../src/index.js';
+import type { ConventionAdapter } from '../src/conventions/index.js';
+import { attributes, IncidentSpanProcessor } from '../src/index.js';
+import { ADAPTERS } from '../src/conventions/index.js';
 import { KeepingExporter, createPipeline, errors, LOCAL_TOOLS } from './support/harness.js';
 
 const boundary = { tools: LOCAL_TOOLS };

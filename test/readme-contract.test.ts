@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, DEFAULTS, SANITIZATION_DEFAULTS } from '../src/index.js';
+import { DEFAULT_POLICY } from '../src/derive/policy.js';
+import { DEFAULTS, SANITIZATION_DEFAULTS } from '../src/sdk/options.js';
 
 const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
 

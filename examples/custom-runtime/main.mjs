@@ -23,16 +23,8 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import OpenAI from 'openai';
-import {
-  createTask,
-  IncidentSpanProcessor,
-  moveTask,
-  presentIncident,
-  recordChatCompletionStream,
-  recoveryContext,
-  RunRecorder,
-  safeRetry,
-} from 'agent-incidents';
+import { IncidentSpanProcessor, presentIncident, recordChatCompletionStream, RunRecorder } from 'agent-incidents';
+import { createTask, moveTask, recoveryContext, safeRetry } from 'agent-incidents/recovery';
 import { reply, startFakeProvider } from 'agent-incidents/testing';
 
 const MODEL = process.env.OPENAI_MODEL ?? 'gpt-4o-mini';

@@ -43,7 +43,7 @@ export const ATTR_INCIDENT_RECOVERY_ACTION = 'incident.recovery.action';
 export const ATTR_INCIDENT_RECOVERY_REASON = 'incident.recovery.reason';
 /** Name of the strategy that acted; bounded by the strategies a runtime registers. */
 export const ATTR_INCIDENT_RECOVERY_STRATEGY = 'incident.recovery.strategy';
-/** {@link SCHEMA_VERSION} (int). */
+/** `SCHEMA_VERSION` (int). */
 export const ATTR_INCIDENT_SCHEMA_VERSION = 'incident.schema_version';
 
 // Attempt-level keys, written on failed attempt spans. They never collide with
@@ -125,5 +125,5 @@ export const REVISION_ATTRIBUTE_KEYS = [ATTR_INCIDENT_REVISION_OF, ATTR_INCIDENT
 export const METRIC_AGENT_RUNS = 'agent.runs';
 /** Name of the counter of redactions, by kind. */
 export const METRIC_REDACTIONS = 'agent_incidents.redactions';
-/** Attribute of {@link METRIC_REDACTIONS}: the redaction kind. */
+/** Attribute of `METRIC_REDACTIONS`: the redaction kind. */
 export const ATTR_REDACTION_KIND = 'agent_incidents.redaction.kind';

@@ -2,7 +2,7 @@
  * The closed value sets of the incident contract (docs/attributes.md). Every
  * value written to a span or a metric comes from one of these lists, so
  * dashboards and alerts can rely on a bounded set. Changing a list is a
- * contract change: bump {@link SCHEMA_VERSION} and write a CHANGELOG entry.
+ * contract change: bump `SCHEMA_VERSION` and write a CHANGELOG entry.
  */
 import { CAUSE_TABLE, causesOf, detailsOf } from './cause-table.js';
 

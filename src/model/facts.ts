@@ -49,7 +49,7 @@ export interface SideEffectBoundary {
   readonly external: boolean;
 }
 
-interface FactBase {
+export interface FactBase {
   /** When the fact happened, in epoch milliseconds (for a lifecycle close: when it was initiated). */
   readonly timeMillis: number;
   /** Tie-breaker within a run when times are equal; lower happened first. */

@@ -23,7 +23,7 @@ export type TaskState = (typeof TASK_STATES)[number];
 
 /**
  * For each state, the states it may move to. A move not listed here is
- * rejected by {@link transition}. Rows with no targets are terminal.
+ * rejected by `transitionTask`. Rows with no targets are terminal.
  */
 export const TASK_TRANSITIONS: Readonly<Record<TaskState, readonly TaskState[]>> = Object.freeze({
   // A new task can be handed to an agent, or withdrawn before anyone picks it up.

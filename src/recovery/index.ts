@@ -1,6 +1,8 @@
 /**
- * Recovery: strategies that act on a verdict (safeRetry, failAndReassign,
- * checkpointResume) behind one protocol, chosen by configuration.
+ * `agent-incidents/recovery`: strategies that act on a verdict (safeRetry,
+ * failAndReassign, checkpointResume) behind one protocol, chosen by
+ * configuration, and the task lifecycle they move (docs/recovery.md).
+ * Every export here is public API; add to it deliberately.
  */
 export { backoffDelay } from './backoff.js';
 export type { BackoffOptions } from './backoff.js';
@@ -28,3 +30,22 @@ export type {
 } from './strategy.js';
 export { createTask, moveTask, reassignTask, settleTask } from './task.js';
 export type { Task } from './task.js';
+export type {
+  AttemptHistoryEntry,
+  AttemptUsage,
+  RecoverableRun,
+  RecoveryActionRecord,
+  RunSnapshot,
+  RunStopReason,
+} from '../model/recovery.js';
+// The lifecycle's verbs say what they move: tasks.
+export {
+  canTransition as canTransitionTask,
+  InvalidTaskTransitionError,
+  isTaskState,
+  isTerminal as isTerminalTaskState,
+  TASK_STATES,
+  TASK_TRANSITIONS,
+  transition as transitionTask,
+} from '../model/task-lifecycle.js';
+export type { TaskState } from '../model/task-lifecycle.js';

@@ -7,8 +7,8 @@
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { FRAMEWORK_CALL } from '../../src/conventions/gen-ai.js';
-import type { ExtractContext, SpanView } from '../../src/index.js';
-import { ADAPTERS } from '../../src/index.js';
+import type { ExtractContext, SpanView } from '../../src/conventions/index.js';
+import { ADAPTERS } from '../../src/conventions/index.js';
 import { createPipeline } from '../support/harness.js';
 
 const genAi = ADAPTERS[0]!;

@@ -9,7 +9,8 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { streamText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentRun } from '../../src/ai-sdk/index.js';
-import { createTask, failAndReassign, incidentAttributes, recoveryContext } from '../../src/index.js';
+import { incidentAttributes } from '../../src/index.js';
+import { createTask, failAndReassign, recoveryContext } from '../../src/recovery/index.js';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider.js';
 import { createPipeline } from '../support/harness.js';
 

@@ -3,8 +3,8 @@
  * and native events, and what it refuses to guess.
  */
 import { describe, expect, it } from 'vitest';
-import type { ExtractContext, SpanView } from '../../src/index.js';
-import { ADAPTERS } from '../../src/index.js';
+import type { ExtractContext, SpanView } from '../../src/conventions/index.js';
+import { ADAPTERS } from '../../src/conventions/index.js';
 
 const adapter = ADAPTERS[0]!;
 

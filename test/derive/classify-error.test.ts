@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ErrorFact } from '../../src/index.js';
-import { classifyError, classifyToolError, describeError } from '../../src/index.js';
+import { classifyError, classifyToolError, describeError } from '../../src/derive/classify-error.js';
 
 const withCause = (message: string, cause: unknown, name = 'Error') =>
   Object.assign(new Error(message, { cause }), { name });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Incident, RunFacts } from '../../src/index.js';
-import { deriveIncident, resolvePolicy } from '../../src/index.js';
+import { deriveIncident } from '../../src/derive/derive-incident.js';
+import { resolvePolicy } from '../../src/derive/policy.js';
 import { on, runLevel, runOf } from '../support/facts.js';
 
 const a1 = on(1);

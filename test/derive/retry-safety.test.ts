@@ -4,8 +4,10 @@
  * rule function: each row is one rule winning over the rules after it.
  */
 import { describe, expect, it } from 'vitest';
-import type { AttemptSummary, RetrySafetyInput } from '../../src/index.js';
-import { DEFAULT_POLICY, deriveRetrySafety, resolvePolicy } from '../../src/index.js';
+import type { AttemptSummary } from '../../src/derive/attempt-summary.js';
+import type { RetrySafetyInput } from '../../src/derive/retry-safety.js';
+import { DEFAULT_POLICY, resolvePolicy } from '../../src/derive/policy.js';
+import { deriveRetrySafety } from '../../src/derive/retry-safety.js';
 import { COMPLETE } from '../support/facts.js';
 
 const clean: AttemptSummary = {

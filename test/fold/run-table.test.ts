@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { genAiAdapter } from '../../src/conventions/gen-ai.js';
-import type { RunState } from '../../src/fold/run-state.js';
-import { SEQ_BASE } from '../../src/fold/run-state.js';
+import type { RunState } from '../../src/fold/open-run-state.js';
+import { SEQ_BASE } from '../../src/fold/open-run-state.js';
 import { RunTable } from '../../src/fold/run-table.js';
 
 /** A fresh run state of span `spanId`, its handle the span id. */

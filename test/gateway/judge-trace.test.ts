@@ -15,7 +15,8 @@ import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { createSanitizer } from '../../src/sanitize/sanitizer.js';
 import { DEFAULT_POLICY } from '../../src/derive/policy.js';
 import type { Incident } from '../../src/index.js';
-import { createTask, incidentAttributes, recoveryContext, safeRetry } from '../../src/index.js';
+import { incidentAttributes } from '../../src/index.js';
+import { createTask, recoveryContext, safeRetry } from '../../src/recovery/index.js';
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
 
 const sanitizer = createSanitizer();

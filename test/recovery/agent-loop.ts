@@ -6,8 +6,10 @@
  * does, with the decisions left to the library.
  */
 import OpenAI from 'openai';
-import type { RecoveryAction, RecoveryStrategy, RunRecorder, Task } from '../../src/index.js';
-import { moveTask, recordChatCompletionStream, recoveryContext } from '../../src/index.js';
+import type { RunRecorder } from '../../src/index.js';
+import type { RecoveryAction, RecoveryStrategy, Task } from '../../src/recovery/index.js';
+import { recordChatCompletionStream } from '../../src/index.js';
+import { moveTask, recoveryContext } from '../../src/recovery/index.js';
 
 /** Tools the loop exposes: one read-only, one unsafe. */
 export const TOOLS = { read_file: 'read_only', write_file: 'unsafe' } as const;

@@ -5,17 +5,18 @@
  * ended, and what a recovered run keeps.
  */
 import { describe, expect, it } from 'vitest';
-import type { CounterStore, RecoveryStrategy, RunRecorder, Task } from '../../src/index.js';
+import type { RunRecorder } from '../../src/index.js';
+import type { CounterStore, RecoveryStrategy, Task } from '../../src/recovery/index.js';
+import { NATIVE_ATTR } from '../../src/index.js';
 import {
   checkpointResume,
   createTask,
   failAndReassign,
   InMemoryCounterStore,
   InvalidTaskTransitionError,
-  NATIVE_ATTR,
   recoveryContext,
   safeRetry,
-} from '../../src/index.js';
+} from '../../src/recovery/index.js';
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
 import { waitFor } from '../support/wait-for.js';
 

@@ -4,19 +4,17 @@
  * recorded by RunRecorder through the real processor.
  */
 import { describe, expect, it } from 'vitest';
-import type { Checkpoint, RecoveryAction, RecoveryStrategy, RunRecorder, Task } from '../../src/index.js';
+import type { RunRecorder } from '../../src/index.js';
+import type { Checkpoint, RecoveryAction, RecoveryStrategy, Task } from '../../src/recovery/index.js';
+import { attributes as K, incidentAttributes, NATIVE_ATTR, RunRecorder as Recorder } from '../../src/index.js';
 import {
-  attributes as K,
   checkpointResume,
   createTask,
   failAndReassign,
   InMemoryCounterStore,
-  incidentAttributes,
   InvalidTaskTransitionError,
-  NATIVE_ATTR,
   reassignTask,
-  RunRecorder as Recorder,
-} from '../../src/index.js';
+} from '../../src/recovery/index.js';
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
 
 const SECRET = 'sk-live-secret-prompt-text';

@@ -5,16 +5,15 @@
  */
 import { parse } from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
-import type { RecoveryStrategy } from '../../src/index.js';
+import type { RecoveryStrategy } from '../../src/recovery/index.js';
 import {
   backoffDelay,
   createRecoveryRegistry,
   createTask,
-  describeError,
   InMemoryCounterStore,
   RecoveryConfigError,
-  retryAfterMillis,
-} from '../../src/index.js';
+} from '../../src/recovery/index.js';
+import { describeError, retryAfterMillis } from '../../src/derive/classify-error.js';
 import { waitUnlessAborted } from '../../src/recovery/backoff.js';
 import { decodeNativeEvent } from '../../src/conventions/native-events.js';
 import { createPipeline } from '../support/harness.js';

@@ -9,15 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CounterStore, Incident, RecoveryStrategy, RunRecorder, Task } from '../../src/index.js';
-import {
-  attributes as K,
-  createTask,
-  incidentAttributes,
-  NATIVE_ATTR,
-  reassignTask,
-  safeRetry,
-} from '../../src/index.js';
+import type { Incident, RunRecorder } from '../../src/index.js';
+import type { CounterStore, RecoveryStrategy, Task } from '../../src/recovery/index.js';
+import { attributes as K, incidentAttributes, NATIVE_ATTR } from '../../src/index.js';
+import { createTask, reassignTask, safeRetry } from '../../src/recovery/index.js';
 import type { FakeProvider, Reply } from '../../src/testing/fake-provider.js';
 import { reply, startFakeProvider } from '../../src/testing/fake-provider.js';
 import { watchTimers } from '../support/armed-timers.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scrubString } from '../../src/index.js';
+import { scrubString } from '../../src/sanitize/sanitizer.js';
 
 const CORPUS = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'sanitize', 'benign-strings.txt'), 'utf8')
   .split('\n')

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scrubString } from '../../src/index.js';
+import { scrubString } from '../../src/sanitize/sanitizer.js';
 import { SECRET_SHAPES } from '../support/secret-shapes.js';
 
 const SURROUNDINGS: [string, string][] = [

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_RULES } from '../../src/index.js';
+import { BUILT_IN_RULES } from '../../src/sanitize/rules.js';
 import { replaceJwts } from '../../src/sanitize/jwt-scanner.js';
 import { adversarialInputs, plainText } from '../../bench/adversarial-inputs.mjs';
 import { bestMillis } from '../../bench/timing.mjs';

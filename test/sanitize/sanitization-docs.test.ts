@@ -7,14 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  BUILT_IN_RULES,
   CONTENT_KEY_PREFIXES,
   CONTENT_KEYS,
   OPERATIONAL_KEY_PREFIXES,
   OPERATIONAL_KEYS,
   REDACTION_KINDS,
-  scrubString,
 } from '../../src/index.js';
+import { BUILT_IN_RULES } from '../../src/sanitize/rules.js';
+import { scrubString } from '../../src/sanitize/sanitizer.js';
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'sanitization.md'), 'utf8');
 

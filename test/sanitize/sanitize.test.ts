@@ -2,7 +2,8 @@
  * The sanitizer as tables: what is scrubbed, what survives, what is removed.
  */
 import { describe, expect, it } from 'vitest';
-import { isContentKey, sanitizeAttributes, scrubString } from '../../src/index.js';
+import { isContentKey } from '../../src/index.js';
+import { sanitizeAttributes, scrubString } from '../../src/sanitize/sanitizer.js';
 
 const scrubbed: Array<[string, string, string]> = [
   ['OpenAI key', 'key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx12 used', 'key [redacted:secret] used'],

@@ -5,7 +5,7 @@
  * are frames like any other.
  */
 import { describe, expect, it } from 'vitest';
-import { createScrubber } from '../../src/index.js';
+import { createScrubber } from '../../src/sanitize/scrubber.js';
 
 const scrubber = createScrubber({ maxStackTraceLength: 100_000 });
 
