@@ -94,7 +94,8 @@ function phaseWithoutAttempt(cause: Cause): Phase {
   return PHASE_WITHOUT_ATTEMPT.get(cause) ?? 'unknown';
 }
 
-interface Judgement extends TerminalCause {
+/** A verdict before its missing facts and side effects are added: cause, phase and retry safety. */
+interface PartialVerdict extends TerminalCause {
   readonly phase: Phase;
   readonly retrySafety: Incident['retrySafety'];
   readonly retrySafetyReason: Incident['retrySafetyReason'];
@@ -107,7 +108,7 @@ function judge(
   attempt: string | undefined,
   policy: Policy,
   progressUnknown: readonly string[] | undefined,
-): Judgement {
+): PartialVerdict {
   const terminalCause = causeOf(terminal);
   const hasAttempt = attempt !== undefined && timeline.attempts.some((a) => a.key === attempt);
   // Safety looks at everything the attempt did, even what was recorded late:
@@ -229,7 +230,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
       reached === 'before_first_provider_progress' && last !== undefined && run.progressUnknownAttempts?.includes(last)
         ? 'unknown'
         : reached;
-    const cause: Judgement = run.neverEnded
+    const cause: PartialVerdict = run.neverEnded
       ? {
           cause: 'crash_or_restart_incomplete',
           detail: 'run_never_ended',
@@ -239,7 +240,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
         }
       : { cause: 'unknown_interruption', phase, retrySafety: 'unknown', retrySafetyReason: 'unknown' };
     // A run that died with side effects started must not be replayed blindly.
-    const safe: Judgement =
+    const safe: PartialVerdict =
       sideEffects === 'none'
         ? cause
         : {
@@ -292,7 +293,7 @@ export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): 
  * or a side effect, so neither an automatic retry nor a silent continue can be
  * claimed. A lost fact only ever makes a verdict more cautious.
  */
-function guarded(j: Judgement): Judgement {
+function guarded(j: PartialVerdict): PartialVerdict {
   if (j.retrySafety !== 'auto_retry' && j.retrySafety !== 'offer_continue') return j;
   return {
     cause: j.cause,
@@ -316,7 +317,7 @@ function lastRecovery(facts: readonly Fact[]): RecoveryRecord | undefined {
 
 type Base = Pick<Incident, 'sideEffects' | 'attempts' | 'recoveredAttempts' | 'recovery'>;
 
-function incidentOf(outcome: Incident['outcome'], j: Judgement, missing: MissingFact[], base: Base): Incident {
+function incidentOf(outcome: Incident['outcome'], j: PartialVerdict, missing: MissingFact[], base: Base): Incident {
   return {
     outcome,
     cause: j.cause,

@@ -1,5 +1,5 @@
 // Over 300 lines: the window of held traces and the counts it keeps as runs are judged (and judged
-// again), kept together so that every judgement moves the counts in one place.
+// again), kept together so that every verdict moves the counts in one place.
 /**
  * Builds an {@link IncidentReport} line by line, holding only what an
  * unfinished trace needs: spans of one trace may be spread over lines, so
@@ -151,7 +151,7 @@ export class ReportBuilder {
     // Idle traces first (their spans have all come, as far as the window can tell), then the longest-waiting while over the bound.
     // A trace whose run span has not come yet is judged on idleness like any other, not held until the window fills:
     // a crashed agent's run span never comes, so holding those would fill the window with them and turn every crash
-    // into an early judgement; a run span (or the gateway's verdict) that comes later replaces the verdict made up
+    // into an early verdict; a run span (or the gateway's verdict) that comes later replaces the verdict made up
     // under a stand-in instead (see #judge), so the file's verdict wins either way.
     for (const [traceId, trace] of this.#held) {
       if (line - trace.lastLine < this.#options.idleLines) break;

@@ -20,7 +20,7 @@
  *
  * The exact format rules run first; this one runs on what they left.
  *
- * This file is the pass; each step's judgement is its own module: named-value.ts
+ * This file is the pass; each step's decision is its own module: named-value.ts
  * (step 1), shaped-secret.ts (steps 2 and 3), with public-tokens.ts for what
  * looks random but is public.
  */

@@ -343,7 +343,7 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
   it('Jaeger finds, for every cause the demo produced, exactly the runs the demo reported', async () => {
     const demo = countByCause(waves.flat());
     expect(demo.has('crash_or_restart_incomplete'), 'the demo must produce crashed runs').toBe(true);
-    // What the stack should store: the demo's verdicts, except the known gateway re-judgement.
+    // What the stack should store: the demo's verdicts, except the known gateway second verdict.
     const expected = new Map<string, number>();
     for (const [cause, n] of demo) {
       expected.set(cause, (expected.get(cause) ?? 0) + n);

@@ -1,7 +1,7 @@
 /**
  * `report`'s promises when a trace's spans come in parts far apart, when the
  * window is full, and when the file holds hostile values: the file's verdicts
- * win, each run is counted once, an early judgement is never success, and
+ * win, each run is counted once, an early verdict is never success, and
  * nothing from the file reaches the terminal raw. Table-driven over runs
  * recorded by RunRecorder and the recorded AI SDK 6, AI SDK 7 and
  * OpenInference fixtures.
