@@ -3,8 +3,7 @@
  * what is held (store, upstream backlog, bodies being read, kept traces), the
  * memory admission weighs, when memory is tight (80% of a bound, kept traces
  * aside), letting kept traces go, and how long traces wait for a refused
- * sender to be back. MetricsEndpoint (src/gateway/metrics-endpoint.ts) renders
- * the same state's gauges.
+ * sender to be back.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GatewayConfigInput } from '../../src/gateway/config.js';
