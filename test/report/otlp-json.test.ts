@@ -57,6 +57,7 @@ describe('runRowsFromOtlpJsonLines', () => {
     const lines = [forward(spans.filter((s) => !isRunSpan(s))), forward(run)];
     const rows = runRowsFromOtlpJsonLines(lines.join('\n'));
     // Two verdicts in the file (the stand-in's and the run span's), one row.
+    expect(lines.map((l) => l.includes('"incident.outcome"'))).toEqual([true, true]);
     expect(rows.map((r) => [r.traceId, r.source])).toEqual([[run[0]!.spanContext().traceId, 'file']]);
   });
 
