@@ -85,7 +85,7 @@ describe('facts recorded once', () => {
     const attempt = run.startAttempt();
     attempt.toolCallMaterialized({ name: 'a', sideEffects: 'read_only' });
     attempt.toolCallMaterialized({ name: 'b', sideEffects: 'read_only' });
-    attempt.toolCallMaterialized({ name: 'c', sideEffects: 'destructive' });
+    attempt.toolCallMaterialized({ name: 'c', sideEffects: 'unsafe' });
     attempt.close();
     expect(facts(attempt)).toEqual(['tool_call_materialized', 'tool_call_materialized']);
   });
@@ -131,9 +131,9 @@ describe('how an owned attempt ends', () => {
   it('watchdogFired() writes watchdog_fired and fails the attempt as watchdog_timeout', () => {
     const { run, spanOf, facts } = setup();
     const attempt = run.startAttempt();
-    attempt.watchdogFired({ phase: 'first_token', budgetMillis: 500 });
+    attempt.watchdogFired({ phase: 'connect', budgetMillis: 500 });
     expect(facts(attempt)).toEqual(['watchdog_fired']);
-    expect(spanOf(attempt).status).toEqual({ code: 2, message: 'watchdog_timeout (first_token)' });
+    expect(spanOf(attempt).status).toEqual({ code: 2, message: 'watchdog_timeout (connect)' });
     expect(spanOf(attempt).attributes['error.type']).toBe('watchdog_timeout');
   });
 
@@ -151,7 +151,7 @@ describe('how an owned attempt ends', () => {
     attempt.textOutput();
     attempt.toolInputStarted('t');
     attempt.fail(new Error('late'));
-    attempt.watchdogFired({ phase: 'idle' });
+    attempt.watchdogFired({ phase: 'total' });
     expect(facts(attempt)).toEqual(['attempt_finished']);
   });
 

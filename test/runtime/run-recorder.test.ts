@@ -109,7 +109,7 @@ describe('retries', () => {
 describe('the stop signal', () => {
   it.each([
     ['userCancel', (run: RunRecorder) => run.userCancel(), 'user_cancel'],
-    ['lifecycleClose', (run: RunRecorder) => run.lifecycleClose({ kind: 'reload' }), 'local_lifecycle_close'],
+    ['lifecycleClose', (run: RunRecorder) => run.lifecycleClose({ kind: 'instance_reload' }), 'local_lifecycle_close'],
   ])('%s aborts it with its cause, and only the first stop counts', (_name, stop, cause) => {
     const { run } = setup();
     expect(run.signal.aborted).toBe(false);

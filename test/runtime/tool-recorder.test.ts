@@ -118,7 +118,7 @@ describe('an adopted tool span', () => {
   it('fail() records the event but leaves status and end to the span’s owner', () => {
     const { run, tracer, exporter } = setup();
     const span = tracer.startSpan('ai.toolCall', {}, run.context);
-    const tool = run.adoptTool(span, { name: 'shell', sideEffects: 'destructive' });
+    const tool = run.adoptTool(span, { name: 'shell', sideEffects: 'unsafe' });
     tool.fail(new Error('denied: permission denied'));
     expect(tool.ended).toBe(true);
     expect(span.isRecording()).toBe(true);
@@ -126,7 +126,7 @@ describe('an adopted tool span', () => {
     const done = exporter.spans.find((s) => s.name === 'ai.toolCall');
     expect(done?.status).toEqual({ code: 0 });
     expect(done?.attributes['error.type']).toBeUndefined();
-    expect(done?.events.map((e) => [e.name, e.attributes['agent_incidents.tool.failure_kind']])).toEqual([
+    expect(done?.events.map((e) => [e.name, e.attributes?.['agent_incidents.tool.failure_kind']])).toEqual([
       [FAILED, 'permission_denied'],
     ]);
   });
