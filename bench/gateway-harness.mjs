@@ -41,7 +41,7 @@ export function requestPool(count, runs) {
       const run = RunRecorder.start({ tracer, agentName: 'load' });
       const attempt = run.startAttempt({ boundary: { tools: [{ name: 'read', sideEffects: 'read_only' }] } });
       attempt.span.setAttribute('gen_ai.prompt', prompt);
-      attempt.chunk('text-delta');
+      attempt.textOutput();
       attempt.fail(Object.assign(new TypeError('terminated'), { cause: { code: 'UND_ERR_SOCKET' } }));
       for (let t = 0; t < 4; t += 1) run.startTool({ name: 'read', sideEffects: 'read_only', attempt }).complete();
       run.end();

@@ -48,7 +48,7 @@ function recordRun(tracer) {
     ],
   };
   const first = run.startAttempt({ boundary });
-  first.chunk('text-delta');
+  first.textOutput();
   first.fail(
     Object.assign(new TypeError('terminated'), {
       cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),

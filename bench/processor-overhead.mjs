@@ -249,7 +249,7 @@ function openRunsHeapDelta(withIncidents, count) {
       providerName: 'openai',
       model: 'gpt-4.1',
     });
-    run.startAttempt({ boundary: BOUNDARY }).chunk('text-delta');
+    run.startAttempt({ boundary: BOUNDARY }).textOutput();
     run.end();
   }
   const before = heapAfterGc();

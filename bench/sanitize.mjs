@@ -23,7 +23,9 @@ const BYTES = Number(process.env.BENCH_BYTES ?? 1 << 20);
 const dist = process.env.SANITIZE_DIST
   ? resolve(process.env.SANITIZE_DIST)
   : resolve(import.meta.dirname, '..', 'dist');
-const { BUILT_IN_RULES, createScrubber } = await import(pathToFileURL(resolve(dist, 'index.js')).href);
+// Building blocks, not the package's API: read from their modules.
+const { BUILT_IN_RULES } = await import(pathToFileURL(resolve(dist, 'sanitize', 'rules.js')).href);
+const { createScrubber } = await import(pathToFileURL(resolve(dist, 'sanitize', 'scrubber.js')).href);
 
 function applyRule(rule, text) {
   if ('replace' in rule) return rule.replace(text, () => '[x]');

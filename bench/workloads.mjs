@@ -75,9 +75,8 @@ export function standardRun(tracer) {
 
   // The standard workload of the issue: 2 attempts, 3 tool calls, 6 fact events.
   const a1 = run.startAttempt({ boundary: BOUNDARY }); // fact 1: side_effect_boundary
-  a1.chunk('start'); // lifecycle only: no fact
-  a1.chunk('text-delta'); // fact 2: text_output_started (implies progress)
-  a1.chunk('text-delta'); // recorded once: no fact
+  a1.textOutput(); // fact 2: text_output_started (implies progress)
+  a1.textOutput(); // recorded once: no fact
   a1.fail(socketDrop()); // fact 3: provider_error (+ the OTel `exception` event)
   run.retryIssued(a1, { delayMillis: 500 }); // fact 4: retry_issued
 
@@ -109,9 +108,8 @@ export function mixRun(tracer, index) {
   if (index % 10 === 9) return standardRun(tracer);
   const run = startRun(tracer);
   const attempt = run.startAttempt({ boundary: BOUNDARY }); // side_effect_boundary
-  attempt.chunk('start');
-  attempt.chunk('text-delta'); // text_output_started
-  attempt.chunk('text-delta');
+  attempt.textOutput(); // text_output_started
+  attempt.textOutput();
   attempt.span.setAttribute('gen_ai.response.id', `chatcmpl_${runCounter}`);
   if (index % 3 === 0) {
     run.startTool({ name: 'read', callId: `call_${runCounter}_0`, sideEffects: 'read_only', attempt }).complete();

@@ -86,7 +86,7 @@ describe('never loses a span', () => {
     track(run.span);
     const a = run.startAttempt({ boundary });
     track(a.span);
-    a.chunk('tool-call', { toolName: 'read', sideEffects: 'read_only' });
+    a.toolCallMaterialized({ name: 'read', sideEffects: 'read_only' });
     const tool = run.startTool({ name: 'read', sideEffects: 'read_only', attempt: a });
     track(tool.span);
     // A child span the host never ends (truncated by the run) and one it ends late.
@@ -259,7 +259,7 @@ describe('bounded memory', () => {
     for (let i = 0; i < 50; i += 1) {
       const run = pipeline.startRun();
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
+      a.textOutput();
       run.startTool({ name: 'read', sideEffects: 'read_only', attempt: a }).complete();
       a.finish();
       run.end();
@@ -334,11 +334,11 @@ describe('nested runs', () => {
     const pipeline = createPipeline();
     const parent = pipeline.startRun({ agentName: 'planner' });
     const plan = parent.startAttempt({ boundary });
-    plan.chunk('tool-call', { toolName: 'delegate', sideEffects: 'unknown' });
+    plan.toolCallMaterialized({ name: 'delegate', sideEffects: 'unknown' });
     plan.finish();
     const child = pipeline.startRun({ agentName: 'worker', parentContext: parent.context });
     const work = child.startAttempt({ boundary });
-    work.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+    work.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
     child.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: work }).complete();
     work.finish();
     child.end();

@@ -43,7 +43,7 @@ const scenarios: Scenario[] = [
       a1.watchdogFired({ phase: 'connect' });
       run.retryIssued(a1, { delayMillis: 1000 });
       const a2 = run.startAttempt({ boundary });
-      a2.chunk('text-delta');
+      a2.textOutput();
       a2.finish({ finishReasons: ['stop'] });
     },
     want: {
@@ -77,9 +77,6 @@ const scenarios: Scenario[] = [
     name: 'a lifecycle-only start chunk is not progress; terminated/UND_ERR_SOCKET is a retryable socket drop',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('start');
-      a.chunk('stream-start');
-      a.chunk('response-metadata');
       a.fail(errors.socketDrop());
     },
     want: {
@@ -96,9 +93,9 @@ const scenarios: Scenario[] = [
     name: 'a read-only tool in an earlier step does not block retrying a drop before progress',
     build: (run) => {
       const step1 = run.startAttempt({ boundary });
-      step1.chunk('tool-input-start', { toolName: 'read' });
-      step1.chunk('tool-input-end', { toolName: 'read' });
-      step1.chunk('tool-call', { toolName: 'read', sideEffects: 'read_only' });
+      step1.toolInputStarted('read');
+      step1.toolInputCompleted('read');
+      step1.toolCallMaterialized({ name: 'read', sideEffects: 'read_only' });
       step1.finish({ finishReasons: ['tool-calls'] });
       run.startTool({ name: 'read', sideEffects: 'read_only', attempt: step1 }).complete();
       run.startAttempt({ boundary }).fail(errors.socketDrop());
@@ -114,7 +111,7 @@ const scenarios: Scenario[] = [
     name: 'a drop after visible text offers to continue',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
+      a.textOutput();
       a.fail(errors.socketDrop());
     },
     want: {
@@ -129,7 +126,7 @@ const scenarios: Scenario[] = [
     name: 'a provider overloaded error chunk after text offers to continue',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
+      a.textOutput();
       a.fail(errors.overloadedChunk());
     },
     want: {
@@ -144,8 +141,8 @@ const scenarios: Scenario[] = [
     name: 'reasoning only, then a drop, with a complete boundary is auto-retried',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('reasoning-start');
-      a.chunk('reasoning-delta');
+      a.reasoningOutput();
+      a.reasoningOutput();
       a.fail(errors.socketDrop());
     },
     want: {
@@ -161,7 +158,7 @@ const scenarios: Scenario[] = [
       const a = run.startAttempt({
         boundary: { tools: [...LOCAL_TOOLS, { name: 'web_search', sideEffects: 'unknown', providerExecuted: true }] },
       });
-      a.chunk('reasoning-delta');
+      a.reasoningOutput();
       a.fail(errors.socketDrop());
     },
     want: {
@@ -174,9 +171,9 @@ const scenarios: Scenario[] = [
     name: 'a drop during tool input (pending part interrupted by cleanup) offers to continue',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
-      a.chunk('tool-input-start', { toolName: 'bash' });
-      a.chunk('tool-input-delta');
+      a.textOutput();
+      a.toolInputStarted('bash');
+      a.providerProgress('tool-input-delta');
       a.fail(errors.socketDrop());
       a.pendingToolInterrupted('bash');
     },
@@ -192,9 +189,9 @@ const scenarios: Scenario[] = [
     name: 'a read-only call materialized but not run offers to continue',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-input-start', { toolName: 'read' });
-      a.chunk('tool-input-end', { toolName: 'read' });
-      a.chunk('tool-call', { toolName: 'read', sideEffects: 'read_only' });
+      a.toolInputStarted('read');
+      a.toolInputCompleted('read');
+      a.toolCallMaterialized({ name: 'read', sideEffects: 'read_only' });
       a.fail(errors.socketDrop());
     },
     want: {
@@ -208,7 +205,7 @@ const scenarios: Scenario[] = [
     name: 'an unsafe call materialized but not run asks the user',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+      a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
       a.fail(errors.socketDrop());
     },
     want: {
@@ -223,7 +220,7 @@ const scenarios: Scenario[] = [
       const a = run.startAttempt({
         boundary: { tools: [...LOCAL_TOOLS, { name: 'mcp_write', sideEffects: 'unknown' }] },
       });
-      a.chunk('tool-call', { toolName: 'mcp_write', sideEffects: 'unknown' });
+      a.toolCallMaterialized({ name: 'mcp_write', sideEffects: 'unknown' });
       a.fail(errors.socketDrop());
     },
     want: {
@@ -236,7 +233,7 @@ const scenarios: Scenario[] = [
     name: 'a call with no class given counts as unknown',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'read' });
+      a.toolCallMaterialized({ name: 'read' });
       a.fail(errors.socketDrop());
     },
     want: {
@@ -249,8 +246,8 @@ const scenarios: Scenario[] = [
     name: 'the worst materialized call wins',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
-      a.chunk('tool-call', { toolName: 'read', sideEffects: 'read_only' });
+      a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
+      a.toolCallMaterialized({ name: 'read', sideEffects: 'read_only' });
       a.fail(errors.socketDrop());
     },
     want: {
@@ -263,7 +260,7 @@ const scenarios: Scenario[] = [
     name: 'a drop while a tool executes stays in tool_execution even when the tool completes later',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'grep', sideEffects: 'read_only' });
+      a.toolCallMaterialized({ name: 'grep', sideEffects: 'read_only' });
       const grep = run.startTool({ name: 'grep', sideEffects: 'read_only', attempt: a });
       a.fail(errors.socketDrop());
       grep.complete();
@@ -280,7 +277,7 @@ const scenarios: Scenario[] = [
     name: 'a drop after a completed tool is after_tool_result and asks the user',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'grep', sideEffects: 'read_only' });
+      a.toolCallMaterialized({ name: 'grep', sideEffects: 'read_only' });
       run.startTool({ name: 'grep', sideEffects: 'read_only', attempt: a }).complete();
       a.fail(errors.socketDrop());
     },
@@ -295,7 +292,7 @@ const scenarios: Scenario[] = [
     name: 'an interrupted unsafe tool is an unsafe side effect',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+      a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
       run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a }).interrupt();
     },
     want: {
@@ -351,7 +348,7 @@ const scenarios: Scenario[] = [
     build: (run, p) => {
       const initiated = p.clock.peek();
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
+      a.textOutput();
       a.fail(errors.socketDrop());
       run.lifecycleClose({ kind: 'instance_reload', initiatedAt: initiated + 1.5 });
     },
@@ -367,7 +364,7 @@ const scenarios: Scenario[] = [
     name: 'a user stop mid-stream is cancelled, not an error',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
+      a.textOutput();
       run.userCancel('user_stop');
     },
     want: {
@@ -414,7 +411,7 @@ const scenarios: Scenario[] = [
     name: 'a tool failure that ends the run stays the cause when a transport error follows',
     build: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+      a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
       run
         .startTool({ name: 'grep', sideEffects: 'read_only', attempt: a })
         .fail(Object.assign(new Error('no such file'), { code: 'ENOENT' }));
@@ -472,7 +469,7 @@ const scenarios: Scenario[] = [
       a1.fail(errors.http(429, 'Too Many Requests', { isRetryable: true }));
       run.retryIssued(a1, { delayMillis: 2000 });
       const a2 = run.startAttempt({ boundary });
-      a2.chunk('text-delta');
+      a2.textOutput();
       a2.finish();
     },
     want: { 'incident.outcome': 'recovered', 'incident.cause.detail': 'rate_limit', 'incident.recovered_attempts': 1 },
@@ -501,7 +498,7 @@ const scenarios: Scenario[] = [
       a1.watchdogFired({ phase: 'connect' });
       run.retryIssued(a1);
       const a2 = run.startAttempt({ boundary });
-      a2.chunk('text-delta');
+      a2.textOutput();
       a2.fail(errors.socketDrop());
     },
     want: {
@@ -529,7 +526,7 @@ describe('public scenarios', () => {
   it('row 22: a cancelled run does not get ERROR status even when the host set it, and keeps the error.type the host set', () => {
     const pipeline = createPipeline();
     const run = pipeline.startRun();
-    run.startAttempt({ boundary }).chunk('text-delta');
+    run.startAttempt({ boundary }).textOutput();
     run.userCancel();
     run.span.setStatus({ code: 2, message: 'AbortError: aborted' });
     run.span.setAttribute('error.type', 'AbortError');
@@ -573,7 +570,7 @@ describe('public scenarios', () => {
     const pipeline = createPipeline();
     const run = pipeline.startRun();
     const a = run.startAttempt({ boundary });
-    a.chunk('text-delta');
+    a.textOutput();
     run.end();
     const attempt = pipeline.spans().find((s) => s.attributes['gen_ai.operation.name'] === 'chat');
     const runSpan = pipeline.runSpans()[0];
@@ -666,7 +663,7 @@ describe('row 33: secrets never reach the exporter', () => {
     run.span.updateName('invoke_agent for alice@example.com');
     const a = run.startAttempt({ boundary });
     a.span.addEvent('debug', { note: `token=hunter2hunter2 at /home/alice/project` });
-    a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+    a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
     const tool = run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a });
     tool.span.setAttribute('gen_ai.tool.call.arguments', `{"cmd":"curl -H 'Authorization: ${secrets[5]}'"}`);
     tool.span.setAttribute('ai.request.headers.authorization', secrets[5]!);

@@ -13,25 +13,8 @@ import { observeStream } from './observe-stream.js';
 import type { CallState, ObservedAttempt, RunState } from './run-state.js';
 import { quietly } from './run-state.js';
 import type { RequestTool } from './tool-classes.js';
+import { isOutputPart, recordStreamPart } from './stream-parts.js';
 import { isProviderExecuted, requestBoundary, toolSideEffects } from './tool-classes.js';
-
-/** Stream parts that are real output (docs/conventions.md#fact-events, `provider_progress`): they move the watchdog to `silent_stream`. */
-const OUTPUT_PARTS = new Set([
-  'text-start',
-  'text-delta',
-  'reasoning-start',
-  'reasoning-delta',
-  'reasoning-file',
-  'tool-input-start',
-  'tool-input-delta',
-  'tool-call',
-  'tool-result',
-  'file',
-  'source',
-]);
-
-/** Parts of `ai` 7 (LanguageModelV4) recorded as the part of 6 that means the same. */
-const SAME_AS: Readonly<Record<string, string>> = { 'reasoning-file': 'reasoning-delta' };
 
 interface StreamPart {
   readonly type: string;
@@ -165,11 +148,9 @@ function failedBeforeStream(
   }
 }
 
-function onPart(state: CallState, attempt: ObservedAttempt, observed: StreamPart): void {
+function onPart(state: CallState, attempt: ObservedAttempt, part: StreamPart): void {
   const { recorder } = attempt;
-  const same = SAME_AS[observed.type];
-  const part = same === undefined ? observed : { ...observed, type: same };
-  if (OUTPUT_PARTS.has(part.type)) attempt.progressSeen = true;
+  if (isOutputPart(part.type)) attempt.progressSeen = true;
   if (part.type === 'error') {
     recorder.fail(part.error);
   } else if (part.type === 'finish') {
@@ -178,14 +159,18 @@ function onPart(state: CallState, attempt: ObservedAttempt, observed: StreamPart
   } else if (part.type === 'tool-input-start' || part.type === 'tool-call') {
     const name = part.toolName;
     const tool = name === undefined ? undefined : state.sources.tools?.[name];
-    recorder.chunk(part.type, {
-      toolName: name,
-      toolCallId: part.toolCallId,
-      sideEffects: name === undefined ? 'unknown' : toolSideEffects(name, state.sources),
-      providerExecuted: part.providerExecuted === true || (tool !== undefined && isProviderExecuted(tool)),
-    });
+    recordStreamPart(
+      recorder,
+      {
+        type: part.type,
+        toolName: name,
+        toolCallId: part.toolCallId,
+        providerExecuted: part.providerExecuted === true || (tool !== undefined && isProviderExecuted(tool)),
+      },
+      { sideEffects: name === undefined ? 'unknown' : toolSideEffects(name, state.sources) },
+    );
   } else {
-    recorder.chunk(part.type);
+    recordStreamPart(recorder, part);
   }
 }
 

@@ -11,3 +11,5 @@ export type { AbortMeaning, TimeoutSetting } from './abort-reason.js';
 export { abortMeaning } from './abort-reason.js';
 export type { McpToolAnnotations, ToolClassSources, ToolLike } from './tool-classes.js';
 export { toolSideEffects } from './tool-classes.js';
+export type { RecordStreamPartOptions, StreamPartLike } from './stream-parts.js';
+export { recordStreamPart } from './stream-parts.js';

@@ -43,8 +43,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 30,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('start');
-      a.chunk('text-delta');
+      a.textOutput();
       a.finish({ finishReasons: ['stop'] });
     },
   },
@@ -53,13 +52,13 @@ export const FLEET: readonly FleetRun[] = [
     weight: 14,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-input-start', { toolName: 'read' });
-      a.chunk('tool-input-end', { toolName: 'read' });
-      a.chunk('tool-call', { toolName: 'read', sideEffects: 'read_only' });
+      a.toolInputStarted('read');
+      a.toolInputCompleted('read');
+      a.toolCallMaterialized({ name: 'read', sideEffects: 'read_only' });
       run.startTool({ name: 'read', sideEffects: 'read_only', attempt: a }).complete();
       a.finish({ finishReasons: ['tool-calls'] });
       const b = run.startAttempt({ boundary });
-      b.chunk('text-delta');
+      b.textOutput();
       b.finish({ finishReasons: ['stop'] });
     },
   },
@@ -71,7 +70,7 @@ export const FLEET: readonly FleetRun[] = [
       a.watchdogFired({ phase: 'connect', budgetMillis: 30_000 });
       run.retryIssued(a, { delayMillis: 1000 });
       const b = run.startAttempt({ boundary });
-      b.chunk('text-delta');
+      b.textOutput();
       b.finish({ finishReasons: ['stop'] });
     },
   },
@@ -90,7 +89,6 @@ export const FLEET: readonly FleetRun[] = [
     weight: 5,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('start');
       a.fail(socketDrop());
     },
   },
@@ -99,7 +97,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 6,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
+      a.textOutput();
       a.fail(socketDrop());
     },
   },
@@ -108,7 +106,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 3,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('reasoning-start');
+      a.reasoningOutput();
       a.fail(socketDrop());
     },
   },
@@ -117,7 +115,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 3,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-input-start', { toolName: 'apply_patch' });
+      a.toolInputStarted('apply_patch');
       a.fail(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
       a.pendingToolInterrupted('apply_patch');
     },
@@ -127,7 +125,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 2,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+      a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
       a.fail(socketDrop());
     },
   },
@@ -136,7 +134,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 2,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'grep', sideEffects: 'read_only' });
+      a.toolCallMaterialized({ name: 'grep', sideEffects: 'read_only' });
       run.startTool({ name: 'grep', sideEffects: 'read_only', attempt: a }).complete();
       a.fail(socketDrop());
     },
@@ -149,7 +147,7 @@ export const FLEET: readonly FleetRun[] = [
       a.fail(apiError(503, 'Service Unavailable'));
       run.retryIssued(a, { delayMillis: 2000 });
       const b = run.startAttempt({ boundary });
-      b.chunk('text-delta');
+      b.textOutput();
       b.finish({ finishReasons: ['stop'] });
     },
   },
@@ -165,7 +163,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 4,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
+      a.textOutput();
       run.userCancel('user_stop');
     },
   },
@@ -174,7 +172,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 2,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
+      a.textOutput();
       // The reload begins, then tears the stream down; its record arrives last.
       const initiated = run.now(); // the run's own clock, so the order is exact
       a.fail(socketDrop());
@@ -193,7 +191,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 2,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+      a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
       a.finish({ finishReasons: ['tool-calls'] });
       run
         .startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a })
@@ -205,7 +203,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 2,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+      a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
       run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a }).interrupt();
     },
   },
@@ -214,7 +212,7 @@ export const FLEET: readonly FleetRun[] = [
     weight: 2,
     play: (run) => {
       const a = run.startAttempt({ boundary });
-      a.chunk('text-delta');
+      a.textOutput();
       a.finish({ finishReasons: ['stop'] });
       run.processExit({ closeReason: 'stream_error', exitCode: 1 });
     },
@@ -230,7 +228,7 @@ export const FLEET: readonly FleetRun[] = [
     name: 'agent crashes, run never ends',
     weight: 2,
     play: (run) => {
-      run.startAttempt({ boundary }).chunk('text-delta');
+      run.startAttempt({ boundary }).textOutput();
       return 'leave_open';
     },
   },
@@ -238,7 +236,7 @@ export const FLEET: readonly FleetRun[] = [
     name: 'stream stops with no error recorded',
     weight: 2,
     play: (run) => {
-      run.startAttempt({ boundary }).chunk('reasoning-delta');
+      run.startAttempt({ boundary }).reasoningOutput();
     },
   },
 ];

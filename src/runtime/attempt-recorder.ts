@@ -28,7 +28,6 @@ import {
 import type { RecordedView } from './fold-session.js';
 import type { OpenSpan, RunChannel } from './run-channel.js';
 import { errorTypeOf, markCut } from './span-access.js';
-import { streamOutputOf } from './stream-parts.js';
 
 /** The package-private way to the private constructor (set by the class's static block). */
 let create: (run: RunChannel, span: Span, view: RecordedView, number: number, owned: boolean) => AttemptRecorder;
@@ -96,47 +95,11 @@ export class AttemptRecorder {
   }
 
   /**
-   * Records one stream part by its type (the AI SDK `fullStream` part types).
-   * Lifecycle-only parts (`start`, `stream-start`, `response-metadata`,
-   * `start-step`, `finish-step`, `finish`) are not progress and record nothing.
-   */
-  chunk(
-    type: string,
-    details: {
-      readonly toolName?: string;
-      readonly toolCallId?: string;
-      readonly sideEffects?: ToolSideEffects;
-      readonly providerExecuted?: boolean;
-    } = {},
-  ): void {
-    // Text, reasoning and tool facts imply provider progress, so they are not
-    // doubled with a provider_progress event: one event per state change.
-    switch (streamOutputOf(type)) {
-      case 'text':
-        return this.textOutput();
-      case 'reasoning':
-        return this.reasoningOutput();
-      case 'tool_input_started':
-        return this.toolInputStarted(details.toolName, { providerExecuted: details.providerExecuted });
-      case 'tool_input_completed':
-        return this.toolInputCompleted(details.toolName);
-      case 'tool_call':
-        return this.toolCallMaterialized({
-          name: details.toolName,
-          callId: details.toolCallId,
-          sideEffects: details.sideEffects,
-          providerExecuted: details.providerExecuted,
-        });
-      case 'other_output':
-        return this.providerProgress(type);
-      case undefined:
-        return;
-    }
-  }
-
-  /**
    * Records the first real provider output of this attempt that is not text,
-   * reasoning or a tool call (those imply progress themselves). Recorded once.
+   * reasoning or a tool call (those imply progress themselves), such as a
+   * source or a tool result; `chunkType` names it (informational). Recorded once.
+   * The methods below record what a stream shows whatever its vocabulary; for
+   * AI SDK stream parts, `recordStreamPart` in `agent-incidents/ai-sdk` picks the method.
    */
   providerProgress(chunkType?: string): void {
     this.#recordOnce(E.PROVIDER_PROGRESS, providerProgressEvent(chunkType));

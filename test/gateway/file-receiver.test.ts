@@ -50,7 +50,7 @@ function recordDroppedRun(provider: BasicTracerProvider): void {
     model: 'gpt-5-mini',
   });
   const attempt = run.startAttempt({ boundary: { tools: [{ name: 'read_file', sideEffects: 'read_only' }] } });
-  attempt.chunk('text-delta');
+  attempt.textOutput();
   attempt.fail(
     new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }),
   );

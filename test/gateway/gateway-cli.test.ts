@@ -79,7 +79,7 @@ describe('agent-incidents gateway', () => {
     const pipeline = createPipeline({ sanitization: { mode: 'off' } });
     const run = pipeline.startRun();
     const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-    attempt.chunk('text-delta');
+    attempt.textOutput();
     attempt.fail(errors.socketDrop());
     run.end();
     await pipeline.provider.forceFlush();

@@ -32,7 +32,7 @@ async function agentSpans(build: (run: RunRecorder) => void): Promise<ReadableSp
 
 const dropAfterText = (run: RunRecorder): void => {
   const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-  attempt.chunk('text-delta');
+  attempt.textOutput();
   attempt.fail(errors.socketDrop());
 };
 
@@ -221,7 +221,7 @@ describe('the gateway', () => {
     const spans = (
       await agentSpans((run) => {
         const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-        attempt.chunk('text-delta');
+        attempt.textOutput();
         attempt.finish();
       })
     ).filter((s) => !s.name.startsWith('invoke_agent'));

@@ -76,7 +76,7 @@ describe('judgeTrace', () => {
   it('judges a run whose run span never arrived as a crash, on the topmost span that did, without exporting a stand-in', async () => {
     const spans = await recordedTrace((run) => {
       const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-      attempt.chunk('text-delta');
+      attempt.textOutput();
       attempt.finish();
       run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt }).complete();
     });
@@ -104,7 +104,7 @@ describe('judgeTrace', () => {
       );
       expect(action.kind).toBe('retry');
       const second = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-      second.chunk('text-delta');
+      second.textOutput();
       second.finish();
       inProcess = run.incident();
     });
@@ -120,7 +120,7 @@ describe('judgeTrace', () => {
   it('keeps the cause of a crashed run that failed before it died', async () => {
     const spans = await recordedTrace((run) => {
       const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-      attempt.chunk('text-delta');
+      attempt.textOutput();
       attempt.fail(errors.socketDrop());
     });
     const { outcomes } = await folder.fold(spans.filter((s) => !s.name.startsWith('invoke_agent')));
@@ -134,7 +134,7 @@ describe('judgeTrace on spans an SDK processor already judged', () => {
     const pipeline = createPipeline();
     const run = pipeline.startRun();
     const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-    attempt.chunk('text-delta');
+    attempt.textOutput();
     await pipeline.provider.forceFlush();
     const json = new TextDecoder().decode(JsonTraceSerializer.serializeRequest(pipeline.spans()));
     const spans = decodeOtlpJsonSpans(JSON.parse(json));

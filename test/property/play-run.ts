@@ -76,18 +76,18 @@ interface Driver {
 function playOutput(attempt: AttemptRecorder, output: Output): void {
   switch (output.kind) {
     case 'text':
-      attempt.chunk('text-delta');
+      attempt.textOutput();
       break;
     case 'reasoning':
-      attempt.chunk('reasoning-delta');
+      attempt.reasoningOutput();
       break;
     case 'input':
-      attempt.chunk('tool-input-start', { toolName: TOOL_NAMES[output.cls] });
-      attempt.chunk('tool-input-end', { toolName: TOOL_NAMES[output.cls] });
+      attempt.toolInputStarted(TOOL_NAMES[output.cls]);
+      attempt.toolInputCompleted(TOOL_NAMES[output.cls]);
       break;
     case 'call':
-      attempt.chunk('tool-call', {
-        toolName: TOOL_NAMES[output.cls],
+      attempt.toolCallMaterialized({
+        name: TOOL_NAMES[output.cls],
         sideEffects: output.cls,
         providerExecuted: output.providerExecuted,
       });
@@ -136,9 +136,9 @@ function playAttempt(
   }
   for (let i = 0; i < model.parallelCalls; i += 1) {
     driver.clock.tick();
-    attempt.chunk('tool-input-start', { toolName: 'read' });
-    attempt.chunk('tool-input-end', { toolName: 'read' });
-    attempt.chunk('tool-call', { toolName: 'read', toolCallId: `call_${i}`, sideEffects: 'read_only' });
+    attempt.toolInputStarted('read');
+    attempt.toolInputCompleted('read');
+    attempt.toolCallMaterialized({ name: 'read', callId: `call_${i}`, sideEffects: 'read_only' });
   }
   for (const [index, tool] of model.tools.entries()) {
     driver.clock.tick();

@@ -103,7 +103,7 @@ const NODE_RUNS: Record<string, { readonly agentName: string; readonly record: (
     agentName: 'py-stream-drop',
     record(run) {
       const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-      attempt.chunk('text-delta');
+      attempt.textOutput();
       attempt.fail(errors.socketDrop());
     },
   },
@@ -111,7 +111,7 @@ const NODE_RUNS: Record<string, { readonly agentName: string; readonly record: (
     agentName: 'py-tool-failure',
     record(run) {
       const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-      attempt.chunk('tool-call', { toolName: 'bash', toolCallId: 'call_bash_1', sideEffects: 'unsafe' });
+      attempt.toolCallMaterialized({ name: 'bash', callId: 'call_bash_1', sideEffects: 'unsafe' });
       attempt.finish();
       const tool = run.startTool({ name: 'bash', callId: 'call_bash_1', sideEffects: 'unsafe', attempt });
       tool.fail(Object.assign(new Error('EACCES: permission denied, spawn deploy.sh'), { code: 'EACCES' }));

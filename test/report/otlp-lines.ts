@@ -86,22 +86,22 @@ export function gateway() {
 /** A run that reads a file, then answers: a success. */
 export function readsThenAnswers(run: Recorder): void {
   const a = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-  a.chunk('tool-call', { toolName: 'read', sideEffects: 'read_only' });
+  a.toolCallMaterialized({ name: 'read', sideEffects: 'read_only' });
   run.startTool({ name: 'read', sideEffects: 'read_only', attempt: a }).complete();
   a.finish({ finishReasons: ['tool-calls'] });
   const b = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-  b.chunk('text-delta');
+  b.textOutput();
   b.finish({ finishReasons: ['stop'] });
 }
 
 /** A run whose stream drops mid-answer after an unsafe tool ran: failed. */
 export function dropsAfterBash(run: Recorder): void {
   const a = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-  a.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+  a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
   run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a }).complete();
   a.finish({ finishReasons: ['tool-calls'] });
   const b = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-  b.chunk('text-delta');
+  b.textOutput();
   const cause = Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' });
   b.fail(new TypeError('terminated', { cause }));
 }

@@ -37,20 +37,18 @@ function setup() {
   return { run, tracer, exporter, spanOf, facts };
 }
 
-describe('chunk()', () => {
-  it.each<[string, Record<string, unknown>, string[]]>([
-    ['text-delta', {}, ['text_output_started']],
-    ['reasoning-delta', {}, ['reasoning_output_started']],
-    ['tool-input-start', { toolName: 't' }, ['tool_input_started']],
-    ['tool-call', { toolName: 't', toolCallId: 'c' }, ['tool_call_materialized']],
-    ['start', {}, []],
-    ['stream-start', {}, []],
-    ['response-metadata', {}, []],
-    ['finish-step', {}, []],
-  ])('records %s as %j', (type, details, expected) => {
+describe('the output methods', () => {
+  it.each<[string, (attempt: AttemptRecorder) => void, string[]]>([
+    ['textOutput', (a) => a.textOutput(), ['text_output_started']],
+    ['reasoningOutput', (a) => a.reasoningOutput(), ['reasoning_output_started']],
+    ['toolInputStarted', (a) => a.toolInputStarted('t'), ['tool_input_started']],
+    ['toolInputCompleted', (a) => a.toolInputCompleted('t'), ['tool_input_completed']],
+    ['toolCallMaterialized', (a) => a.toolCallMaterialized({ name: 't', callId: 'c' }), ['tool_call_materialized']],
+    ['providerProgress', (a) => a.providerProgress('source'), ['provider_progress']],
+  ])('%s writes its fact', (_method, call, expected) => {
     const { run, facts } = setup();
     const attempt = run.startAttempt();
-    attempt.chunk(type, details);
+    call(attempt);
     attempt.close();
     expect(facts(attempt)).toEqual(expected);
   });

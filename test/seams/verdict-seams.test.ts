@@ -80,7 +80,7 @@ describe('1. nested runs: the in-process verdict is at least as cautious as the 
     const pipeline = createPipeline();
     const parent = pipeline.startRun({ agentName: 'planner' });
     const attempt = parent.startAttempt({ boundary: { tools: [{ name: 'delegate', sideEffects: 'read_only' }] } });
-    attempt.chunk('tool-call', { toolName: 'delegate', sideEffects: 'read_only' });
+    attempt.toolCallMaterialized({ name: 'delegate', sideEffects: 'read_only' });
     const delegate = parent.startTool({ name: 'delegate', sideEffects: 'read_only', attempt });
     const child = RunRecorder.start({
       tracer: pipeline.tracer,
@@ -89,7 +89,7 @@ describe('1. nested runs: the in-process verdict is at least as cautious as the 
       parentContext: trace.setSpan(parent.context, delegate.span),
     });
     const childAttempt = child.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-    childAttempt.chunk('tool-call', { toolName: 'bash', sideEffects: 'unsafe' });
+    childAttempt.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
     childAttempt.finish();
     const bash = child.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: childAttempt });
     expect(parent.incident().sideEffects, 'while the sub-agent still runs its tool').toBe('unsafe');
@@ -97,7 +97,7 @@ describe('1. nested runs: the in-process verdict is at least as cautious as the 
     child.end();
     delegate.complete();
     const second = parent.startAttempt({ boundary: { tools: [{ name: 'delegate', sideEffects: 'read_only' }] } });
-    second.chunk('text-delta');
+    second.textOutput();
     second.fail(errors.socketDrop());
     expect(parent.incident().sideEffects, 'before end()').toBe('unsafe');
     const action = await checkpointResume({ loadCheckpoint: () => ({ id: 'cp-1', data: {} }) }).recover(
@@ -117,9 +117,9 @@ describe('2. dropped facts never make a verdict less cautious', () => {
   function parallelCalls(run: RunRecorder, n: number): void {
     const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
     const call = (name: string, sideEffects: 'read_only' | 'unsafe', i: number) => {
-      attempt.chunk('tool-input-start', { toolName: name, sideEffects });
-      attempt.chunk('tool-input-end', { toolName: name, sideEffects });
-      attempt.chunk('tool-call', { toolName: name, toolCallId: `call_${i}`, sideEffects });
+      attempt.toolInputStarted(name);
+      attempt.toolInputCompleted(name);
+      attempt.toolCallMaterialized({ name, callId: `call_${i}`, sideEffects });
     };
     call('bash', 'unsafe', 0);
     for (let i = 1; i <= n; i += 1) call('read', 'read_only', i);
@@ -244,7 +244,7 @@ describe('3. clock skew between spans changes no verdict', () => {
       const { exporter, tracer } = rawPipeline();
       const run = RunRecorder.start({ tracer, clock: steppingClock() });
       const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-      attempt.chunk('text-delta');
+      attempt.textOutput();
       attempt.finish();
       run.end();
       const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(exporter.spans))) as {
@@ -289,7 +289,7 @@ describe('4. a tool goes to the attempt that called it, not to the one running a
       const s1 = step(T + 10);
       now = T + 11;
       const a1 = run.adoptAttempt(s1, { boundary: { tools: LOCAL_TOOLS } });
-      a1.chunk('tool-call', { toolName: 'read', sideEffects: 'read_only' });
+      a1.toolCallMaterialized({ name: 'read', sideEffects: 'read_only' });
       a1.finish();
       s1.end(hr(T + 30));
       const toolSpan = tracer.startSpan(
@@ -351,7 +351,7 @@ describe('5. a run span that reaches the gateway after its parts is not judged a
     child.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: childAttempt }).complete();
     child.end();
     delegate.complete();
-    attempt.chunk('text-delta');
+    attempt.textOutput();
     attempt.fail(errors.socketDrop());
     return parent.end();
   }
@@ -413,7 +413,7 @@ describe('6. every span that leaves the gateway is sanitized, judged or not', ()
     const pipeline = createPipeline({ sanitization: { mode: 'off' } });
     const run = pipeline.startRun();
     const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
-    attempt.chunk('text-delta');
+    attempt.textOutput();
     attempt.fail(errors.socketDrop());
     run.end();
     const spans = pipeline.spans();
