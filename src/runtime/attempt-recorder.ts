@@ -171,7 +171,7 @@ export class AttemptRecorder {
     const failure = providerFailureOf(error, options.retryAfterMillis, () => this.#run.now());
     this.#record(failure.event);
     this.#run.attemptEnded(this.number, { retryAfterMillis: failure.retryAfterMillis });
-    if (this.#owned && error instanceof Error) this.span.recordException(error, toHrTime(this.#run.now()));
+    if (this.#owned && error instanceof Error) this.#view.recordException(error, toHrTime(this.#run.now()));
     this.#end(SpanStatusCode.ERROR, failure.message, failure.errorType);
   }
 
@@ -186,14 +186,11 @@ export class AttemptRecorder {
   /** Records that the attempt's stream finished normally and ends the attempt. */
   finish(options: { readonly finishReasons?: readonly string[]; readonly usage?: AttemptUsage } = {}): void {
     if (this.#ended) return;
-    if (options.finishReasons) {
-      this.span.setAttribute(GEN_AI.FINISH_REASONS, [...options.finishReasons]);
-      // The recorder's own fold reads them as every reader does (docs/conventions.md#finish-reasons-by-meaning).
-      this.#view.attributes[GEN_AI.FINISH_REASONS] = [...options.finishReasons];
-    }
+    // The recorder's own fold reads what it writes as every reader does (docs/conventions.md#finish-reasons-by-meaning).
+    if (options.finishReasons) this.#view.setAttribute(GEN_AI.FINISH_REASONS, [...options.finishReasons]);
     const usage = options.usage;
-    if (usage?.inputTokens !== undefined) this.span.setAttribute(GEN_AI.USAGE_INPUT_TOKENS, usage.inputTokens);
-    if (usage?.outputTokens !== undefined) this.span.setAttribute(GEN_AI.USAGE_OUTPUT_TOKENS, usage.outputTokens);
+    if (usage?.inputTokens !== undefined) this.#view.setAttribute(GEN_AI.USAGE_INPUT_TOKENS, usage.inputTokens);
+    if (usage?.outputTokens !== undefined) this.#view.setAttribute(GEN_AI.USAGE_OUTPUT_TOKENS, usage.outputTokens);
     this.#record(attemptFinishedEvent());
     this.#run.attemptEnded(this.number, { usage, finished: true });
     this.#end(SpanStatusCode.UNSET);
@@ -215,14 +212,13 @@ export class AttemptRecorder {
     this.#run.attemptEnded(this.number, {});
     const endMillis = this.#run.now();
     if (this.#owned && code === SpanStatusCode.ERROR) {
-      this.span.setStatus({ code, message });
+      this.#view.setStatus(code, message);
       // An `error.type` already on the span is someone else's (docs/attributes.md#span-status-and-errortype).
-      if (errorType && errorTypeOf(this.span) === undefined) this.span.setAttribute(GEN_AI.ERROR_TYPE, errorType);
-      this.#view.statusCode = code;
-      this.#view.statusMessage = message;
+      if (errorType && errorTypeOf(this.span) === undefined) this.#view.setAttribute(GEN_AI.ERROR_TYPE, errorType);
     }
-    if (this.#owned) this.span.end(toHrTime(endMillis));
+    // Folded before the span ends, so the SDK processor finds the fold's result at the end (fold once).
     this.#run.spanEnded(this.#handle, endMillis);
+    if (this.#owned) this.span.end(toHrTime(endMillis));
   }
 
   /** Cut off by the run's end: an owned span ends there, an adopted one is marked for its owner. */

@@ -6,12 +6,16 @@
  * one, by the same fold. Each recorded span is a plain view the recorder
  * keeps up to date: the same view the processor reads from the SDK span.
  */
-import type { Context, HrTime, Span } from '@opentelemetry/api';
+import type { AttributeValue, Context, HrTime, Link, Span, SpanStatusCode } from '@opentelemetry/api';
 import { createContextKey } from '@opentelemetry/api';
 import type { AttributeView, EventView, LinkView, SpanView } from '../conventions/span-view.js';
 import { ADAPTERS } from '../conventions/index.js';
 import { DEFAULT_POLICY } from '../derive/policy.js';
+import type { RecordedSpan } from '../fold/recorded-spans.js';
+import { registerRecordedSpan } from '../fold/recorded-spans.js';
+import type { Folded } from '../fold/run-folder.js';
 import { RunFolder } from '../fold/run-folder.js';
+import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
 import { hrTimeToMillis } from '../model/hr-time.js';
 
 /** A count the SDK keeps on its spans (`droppedEventsCount`…); 0 for a span without one (no SDK). */
@@ -40,14 +44,21 @@ function keptEvents(span: Span): EventView[] | undefined {
   }));
 }
 
+/** The instrumentation scope's name of an SDK span; undefined for a span without one (no SDK). */
+function scopeNameOf(span: Span): string | undefined {
+  const name = (span as { readonly instrumentationScope?: { readonly name?: unknown } }).instrumentationScope?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
 /**
  * A span as the recorder recorded it, kept up to date while it is open. Its
  * dropped counts, and once the span dropped events its events, are read from
  * the live SDK span: facts the SDK's span limits drop from the exported span
  * make the exported verdict fail closed, so they make the in-process one fail
- * closed too (it is never less cautious).
+ * closed too (it is never less cautious). It is also the span's record for
+ * the SDK processor (../fold/recorded-spans.ts): what the fold gave at its end.
  */
-export class RecordedView implements SpanView {
+export class RecordedView implements SpanView, RecordedSpan {
   readonly spanId: string;
   readonly parentSpanId: string | undefined;
   name: string;
@@ -56,25 +67,36 @@ export class RecordedView implements SpanView {
   readonly recorded: EventView[] = [];
   readonly links: LinkView[] = [];
   readonly startMillis: number;
+  readonly scopeName: string | undefined;
   endMillis: number | undefined = undefined;
   statusCode = 0;
   statusMessage: string | undefined = undefined;
+  readonly session: FoldSession;
+  endFolded = false;
+  folded: Folded | undefined = undefined;
   readonly #span: Span;
 
   constructor(
+    session: FoldSession,
     span: Span,
-    spanId: string,
-    parentSpanId: string | undefined,
+    ids: { readonly spanId: string; readonly parentSpanId: string | undefined },
     name: string,
     attributes: Record<string, unknown>,
     startMillis: number,
   ) {
     this.#span = span;
-    this.spanId = spanId;
-    this.parentSpanId = parentSpanId;
+    this.session = session;
+    this.spanId = ids.spanId;
+    this.parentSpanId = ids.parentSpanId;
     this.name = name;
     this.attributes = { ...attributes };
     this.startMillis = startMillis;
+    this.scopeName = scopeNameOf(span);
+    registerRecordedSpan(span, this);
+  }
+
+  get view(): SpanView {
+    return this;
   }
 
   get events(): readonly EventView[] {
@@ -87,6 +109,42 @@ export class RecordedView implements SpanView {
 
   get droppedAttributesCount(): number {
     return droppedOf(this.#span, 'droppedAttributesCount');
+  }
+
+  /** Sets an attribute on the span and in its view: the view stays what a reader of the span reads. */
+  setAttribute(key: string, value: AttributeValue): void {
+    this.#span.setAttribute(key, value);
+    this.attributes[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
+  }
+
+  /** Marks the span cut off by its run's end (`incident.truncated`), in the view too; nothing on a span no longer recording. */
+  markCut(): void {
+    if (this.#span.isRecording()) this.setAttribute(ATTR_INCIDENT_TRUNCATED, true);
+  }
+
+  /** Sets the span's status, and the view's. */
+  setStatus(code: SpanStatusCode, message?: string): void {
+    this.#span.setStatus({ code, message });
+    this.statusCode = code;
+    this.statusMessage = message;
+  }
+
+  /** Records `error` as the span's `exception` event, and the event the SDK wrote in the view. */
+  recordException(error: Error, time?: HrTime): void {
+    this.#span.recordException(error, time);
+    const written = keptEvents(this.#span)?.at(-1);
+    if (written?.name === 'exception') this.recorded.push(written);
+  }
+
+  /** Adds the links the span started with to the view. */
+  addLinks(links: readonly Link[]): void {
+    for (const link of links) this.links.push({ spanId: link.context.spanId, attributes: link.attributes });
+  }
+
+  /** The fold ended the span's view and gave `folded`. */
+  foldedAs(folded: Folded | undefined): void {
+    this.endFolded = true;
+    this.folded = folded;
   }
 }
 

@@ -4,18 +4,24 @@
  * nested runs included. It keeps the in-process verdict the one every reader
  * of the exported spans gives: the same views through the same fold.
  */
-import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
 import type { EventView } from '../conventions/span-view.js';
 import type { Policy } from '../derive/policy.js';
 import type { RunFacts } from '../model/facts.js';
 import type { Incident } from '../model/incident.js';
+import { ADAPTERS } from '../conventions/index.js';
+import type { Recording } from '../fold/recorded-spans.js';
+import { startRecorded } from '../fold/recorded-spans.js';
 import { FoldSession, RecordedView, sessionIn, withSession } from './fold-session.js';
 import type { OpenSpan } from './run-channel.js';
 
 /** The run span as the fold first sees it. */
 export interface RunSpanStart {
-  readonly span: Span;
+  /** Starts the run span (the fold starts it, so that a span processor knows it is recorded). */
+  readonly startSpan: () => Span;
+  /** The links the run span starts with. */
+  readonly links: readonly Link[];
   readonly name: string;
   readonly attributes: Attributes;
   readonly startMillis: number;
@@ -34,6 +40,9 @@ export class RunFold {
   readonly context: Context;
   readonly #session: FoldSession;
   readonly #runSpan: Span;
+  readonly #policy: Policy;
+  /** How the spans this run starts are folded: start each with `startRecorded(recording, …)`. */
+  readonly recording: Recording;
   /** Views of the child spans recorded, by their OpenTelemetry span. */
   readonly #views = new Map<Span, RecordedView>();
   readonly #open = new Set<OpenSpan>();
@@ -42,17 +51,32 @@ export class RunFold {
   #cut = false;
 
   constructor(run: RunSpanStart) {
-    this.#runSpan = run.span;
     // A run started under another run's context is nested in it: it joins that fold.
     const place = sessionIn(run.parent);
     this.#session = place?.session ?? new FoldSession();
+    this.#policy = run.policy;
+    this.recording = { session: this.#session, policy: run.policy, adapters: ADAPTERS, top: false };
+    this.#runSpan = startRecorded(place ? this.recording : { ...this.recording, top: true }, run.startSpan);
     const id = this.#session.nextId();
     const parentId = place ? (this.#session.idOf(trace.getSpan(run.parent)) ?? place.runId) : undefined;
-    this.view = new RecordedView(run.span, id, parentId, run.name, run.attributes, run.startMillis);
-    this.#session.bind(run.span, id);
+    this.view = new RecordedView(
+      this.#session,
+      this.#runSpan,
+      { spanId: id, parentSpanId: parentId },
+      run.name,
+      run.attributes,
+      run.startMillis,
+    );
+    this.view.addLinks(run.links);
+    this.#session.bind(this.#runSpan, id);
     this.#session.folder.start(this.view, this.view, { policy: run.policy });
     this.#session.addRun(id, { cut: run.cutByParent });
-    this.context = withSession(trace.setSpan(run.parent, run.span), { session: this.#session, runId: id });
+    this.context = withSession(trace.setSpan(run.parent, this.#runSpan), { session: this.#session, runId: id });
+  }
+
+  /** The run span. */
+  get span(): Span {
+    return this.#runSpan;
   }
 
   /** The verdict and facts the fold gave at the run's end, once it ended. */
@@ -62,7 +86,14 @@ export class RunFold {
 
   /** Starts tracking the view of a child span of the run. */
   track(span: Span, name: string, attributes: Attributes, startMillis: number): RecordedView {
-    const view = new RecordedView(span, this.#session.nextId(), this.view.spanId, name, attributes, startMillis);
+    const view = new RecordedView(
+      this.#session,
+      span,
+      { spanId: this.#session.nextId(), parentSpanId: this.view.spanId },
+      name,
+      attributes,
+      startMillis,
+    );
     this.#session.bind(span, view.spanId);
     this.#views.set(span, view);
     this.#session.folder.start(view, view);
@@ -87,7 +118,7 @@ export class RunFold {
     this.#views.delete(handle.span);
     if (this.#cut) return;
     handle.view.endMillis = endMillis;
-    this.#session.folder.end(handle.view, handle.view);
+    handle.view.foldedAs(this.#session.folder.end(handle.view, handle.view));
   }
 
   /** A tool of the run started or ended: the open attempts' next tool events are news again. */
@@ -101,11 +132,14 @@ export class RunFold {
     return this.#session.folder.peek(this.view.spanId, (v) => v) ?? { facts: [], attempts: [] };
   }
 
-  /** Cuts off at `endMillis` everything of the run still open: child spans, their views, nested runs. */
+  /**
+   * Cuts off at `endMillis` everything of the run still open: child spans, their views, nested runs. The
+   * fold hears of each cut before its span ends, so the span's end finds its result (./fold-session.ts).
+   */
   cutOpen(endMillis: number): void {
     this.#cut = true;
     this.#session.removeRun(this.view.spanId);
-    for (const handle of [...this.#open]) handle.cutAt(endMillis);
+    const open = [...this.#open];
     this.#open.clear();
     this.#views.clear();
     const folder = this.#session.folder;
@@ -115,15 +149,18 @@ export class RunFold {
         nested.cut(endMillis);
         continue;
       }
+      view.markCut();
       view.endMillis = endMillis;
-      folder.end(view, view);
+      view.foldedAs(folder.end(view, view));
     }
+    for (const handle of open) handle.cutAt(endMillis);
   }
 
   /** Ends the run span's view at `endMillis`; the fold's verdict becomes final. */
   endRun(endMillis: number): void {
     this.view.endMillis = endMillis;
     const folded = this.#session.folder.end(this.view, this.view);
+    this.view.foldedAs(folded);
     if (folded?.kind === 'run') this.#final = { incident: folded.incident, facts: folded.facts };
   }
 }

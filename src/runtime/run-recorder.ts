@@ -51,6 +51,7 @@ import { RunFold } from './run-fold.js';
 import { RunLedger } from './run-ledger.js';
 import type { RunRecorderOptions } from './run-options.js';
 import { addLinkAfterStart, nameOf, startMillisOf } from './span-access.js';
+import { startRecorded } from '../fold/recorded-spans.js';
 import type { ToolRecorder } from './tool-recorder.js';
 import { newToolRecorder } from './tool-recorder.js';
 
@@ -84,13 +85,14 @@ export class RunRecorder implements RecoverableRun {
     const { name, attributes, links } = runSpanOf(options);
     const parent = options.parentContext ?? otelContext.active();
     this.#startMillis = this.#clock();
-    this.span = this.#tracer.startSpan(
-      name,
-      { kind: SpanKind.INTERNAL, attributes, links, startTime: toHrTime(this.#startMillis) },
-      parent,
-    );
     this.#fold = new RunFold({
-      span: this.span,
+      startSpan: () =>
+        this.#tracer.startSpan(
+          name,
+          { kind: SpanKind.INTERNAL, attributes, links, startTime: toHrTime(this.#startMillis) },
+          parent,
+        ),
+      links: links ?? [],
       name,
       attributes,
       startMillis: this.#startMillis,
@@ -100,6 +102,7 @@ export class RunRecorder implements RecoverableRun {
         if (!this.#ended) this.#finish(endMillis, true);
       },
     });
+    this.span = this.#fold.span;
     this.#channel = {
       now: () => this.now(),
       record: (span, eventName, eventAttributes) => this.#write(span, eventName, eventAttributes),
@@ -147,17 +150,21 @@ export class RunRecorder implements RecoverableRun {
     const attributes = attemptAttributesOf({ number, providerName, model, retryOf: retryLink?.number });
     const startMillis = this.#clock();
     const name = attemptNameOf(model);
-    const span = this.#tracer.startSpan(
-      name,
-      {
-        kind: SpanKind.CLIENT,
-        attributes,
-        links: retryLink ? [retryLink.link] : [],
-        startTime: toHrTime(startMillis),
-      },
-      this.context,
+    // Started as recorded, so that a span processor takes this fold rather than folding the span again.
+    const span = startRecorded(this.#fold.recording, () =>
+      this.#tracer.startSpan(
+        name,
+        {
+          kind: SpanKind.CLIENT,
+          attributes,
+          links: retryLink ? [retryLink.link] : [],
+          startTime: toHrTime(startMillis),
+        },
+        this.context,
+      ),
     );
     const view = this.#fold.track(span, name, attributes, startMillis);
+    if (retryLink) view.addLinks([retryLink.link]);
     this.#ledger.attemptStarted({ key: view.spanId, number, startMillis, spanContext: span.spanContext() });
     const attempt = newAttemptRecorder(this.#channel, span, view, number, true);
     if (options.boundary) attempt.recordBoundary(options.boundary);
@@ -235,17 +242,22 @@ export class RunRecorder implements RecoverableRun {
     });
     const startMillis = this.#clock();
     const name = toolNameOf(options.name);
-    const span = this.#tracer.startSpan(
-      name,
-      {
-        kind: SpanKind.INTERNAL,
-        attributes,
-        startTime: toHrTime(startMillis),
-        links: options.attempt ? [{ context: options.attempt.span.spanContext() }] : [],
-      },
-      this.context,
+    // Started as recorded, so that a span processor takes this fold rather than folding the span again.
+    const span = startRecorded(this.#fold.recording, () =>
+      this.#tracer.startSpan(
+        name,
+        {
+          kind: SpanKind.INTERNAL,
+          attributes,
+          startTime: toHrTime(startMillis),
+          links: options.attempt ? [{ context: options.attempt.span.spanContext() }] : [],
+        },
+        this.context,
+      ),
     );
-    const tool = newToolRecorder(this.#channel, span, this.#fold.track(span, name, attributes, startMillis), true);
+    const view = this.#fold.track(span, name, attributes, startMillis);
+    if (options.attempt) view.addLinks([{ context: options.attempt.span.spanContext() }]);
+    const tool = newToolRecorder(this.#channel, span, view, true);
     this.#fold.toolActivity();
     return tool;
   }
@@ -377,8 +389,7 @@ export class RunRecorder implements RecoverableRun {
     this.#endMillis = endMillis;
     this.#fold.cutOpen(endMillis);
     if (byParent) {
-      this.span.setAttribute(ATTR_INCIDENT_TRUNCATED, true);
-      this.#fold.view.attributes[ATTR_INCIDENT_TRUNCATED] = true;
+      this.#fold.view.setAttribute(ATTR_INCIDENT_TRUNCATED, true);
     }
     this.#fold.endRun(endMillis);
     this.span.end(toHrTime(endMillis));

@@ -68,10 +68,9 @@ export class ToolRecorder {
     const failure = toolFailureOf(error);
     this.#run.record(this.span, failure.event.name, failure.event.attributes);
     if (this.#owned) {
-      if (error instanceof Error) this.span.recordException(error);
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
-      if (errorTypeOf(this.span) === undefined) this.span.setAttribute(GEN_AI.ERROR_TYPE, failure.errorType);
-      this.#view.statusCode = SpanStatusCode.ERROR;
+      if (error instanceof Error) this.#view.recordException(error);
+      this.#view.setStatus(SpanStatusCode.ERROR, failure.message);
+      if (errorTypeOf(this.span) === undefined) this.#view.setAttribute(GEN_AI.ERROR_TYPE, failure.errorType);
     }
     this.#end(this.#run.now());
   }
@@ -82,8 +81,7 @@ export class ToolRecorder {
     const event = toolExecutionInterruptedEvent();
     this.#run.record(this.span, event.name, event.attributes);
     if (this.#owned) {
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool execution interrupted' });
-      this.#view.statusCode = SpanStatusCode.ERROR;
+      this.#view.setStatus(SpanStatusCode.ERROR, 'tool execution interrupted');
     }
     this.#end(this.#run.now());
   }
@@ -97,7 +95,8 @@ export class ToolRecorder {
 
   #end(time: number): void {
     this.#ended = true;
-    if (this.#owned) this.span.end(toHrTime(time));
+    // Folded before the span ends, so the SDK processor finds the fold's result at the end (fold once).
     this.#run.spanEnded(this.#handle, time);
+    if (this.#owned) this.span.end(toHrTime(time));
   }
 }

@@ -10,6 +10,8 @@
 import type { Context, Counter, SpanStatusCode } from '@opentelemetry/api';
 import { diag, metrics, trace } from '@opentelemetry/api';
 import { attemptVerdictAttributes, incidentAttributes, runSpanStatus } from '../derive/incident-attributes.js';
+import { recordedSpanOf, recordingStarting } from '../fold/recorded-spans.js';
+import type { Folded, SpanStart } from '../fold/run-folder.js';
 import { RunFolder } from '../fold/run-folder.js';
 import * as K from '../model/attributes.js';
 import type { Incident } from '../model/incident.js';
@@ -22,6 +24,8 @@ import type { RedactionTally } from '../sanitize/scrubber.js';
 import { createTally } from '../sanitize/scrubber.js';
 import type { SanitizableSpan } from '../sanitize/sanitize-span.js';
 import { redactSpanInPlace, sanitizeSpanInPlace } from '../sanitize/sanitize-span.js';
+import type { AdoptedRun } from './adopted-runs.js';
+import { AdoptedRuns } from './adopted-runs.js';
 import type { SdkReadableSpan, SdkSpan, SdkSpanProcessor } from './sdk-span.js';
 import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
 
@@ -39,6 +43,13 @@ export interface IncidentProcessorStats {
   readonly runsFinished: number;
   /** Internal errors caught in hooks (each hook reports its first through `diag`). */
   readonly internalErrors: number;
+  /**
+   * Runs whose verdict the processor took from the `RunRecorder` that recorded
+   * them, without folding their spans again (docs/attributes.md#fold-once).
+   */
+  readonly runsAdopted: number;
+  /** Adopted runs given back to the processor's own fold (a span the recorder did not record, …). */
+  readonly runsGivenBack: number;
 }
 
 /**
@@ -58,6 +69,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
   readonly #options: ResolvedOptions;
   readonly #sanitizer: Sanitizer;
   readonly #folder: RunFolder<SdkSpan>;
+  readonly #adopted: AdoptedRuns;
   #redactionCounter: Counter | undefined;
   readonly #reported = new Set<string>();
   #counter: Counter | undefined;
@@ -86,6 +98,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
       adapters: this.#options.adapters,
       maxOpenRuns: this.#options.maxOpenRuns,
     });
+    this.#adopted = new AdoptedRuns(this.#options.policy, this.#options.adapters);
     if (this.#sanitizer.mode === 'off') {
       diag.warn(
         'IncidentSpanProcessor: sanitization is off; prompts, outputs, tool arguments and secrets are exported as recorded.',
@@ -104,12 +117,14 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
   /** A snapshot of the processor's counters. */
   stats(): IncidentProcessorStats {
     return {
-      openRuns: this.#folder.openRuns,
+      openRuns: this.#folder.openRuns + this.#adopted.size,
       trackedSpans: this.#folder.trackedSpans,
-      evictedRuns: this.#folder.evictedRuns,
+      evictedRuns: this.#evictedRuns(),
       runsFinalizedOpen: this.#runsFinalizedOpen,
       runsFinished: this.#runsFinished,
       internalErrors: this.#internalErrors,
+      runsAdopted: this.#adopted.adopted,
+      runsGivenBack: this.#adopted.givenBack,
     };
   }
 
@@ -198,25 +213,66 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
 
   #start(span: SdkSpan, parentContext: Context | undefined): void {
     const now = Date.now();
-    const oldest = this.#folder.oldestRun();
-    if (oldest && now - oldest.trackedMillis > this.#options.maxRunAgeMillis) this.#sweep(now);
-    const evicted = this.#folder.evictedRuns;
+    const oldest = this.#oldestTrackedMillis();
+    if (oldest !== undefined && now - oldest > this.#options.maxRunAgeMillis) this.#sweep(now);
+    const evicted = this.#evictedRuns();
     const parentSpanId = span.parentSpanContext?.spanId;
-    if (parentSpanId !== undefined && !this.#folder.isTracked(parentSpanId)) this.#lateRun(parentSpanId, parentContext);
-    this.#folder.start(
-      {
-        spanId: span.spanContext().spanId,
-        parentSpanId,
-        startMillis: hrTimeToMillis(span.startTime),
-        trackedMillis: now,
-      },
-      span,
-    );
-    if (evicted === 0 && this.#folder.evictedRuns > 0) {
+    const start: SpanStart = {
+      spanId: span.spanContext().spanId,
+      parentSpanId,
+      startMillis: hrTimeToMillis(span.startTime),
+      trackedMillis: now,
+    };
+    // Fold once: a run a recorder folds is taken from its fold, as long as it can be (./adopted-runs.ts).
+    const recording = recordingStarting();
+    const adoptedParent = this.#adopted.runOf(parentSpanId);
+    if (adoptedParent) {
+      if (this.#adopted.join(adoptedParent, span, start, recording)) return;
+      this.#giveBack(adoptedParent);
+    } else {
+      if (parentSpanId !== undefined && !this.#folder.isTracked(parentSpanId))
+        this.#lateRun(parentSpanId, parentContext);
+      if (recording !== undefined && !this.#folder.isTracked(parentSpanId) && this.#adopted.adoptable(recording)) {
+        // Adopted runs count against maxOpenRuns like the others; the oldest adopted run makes room first.
+        if (this.#folder.openRuns + this.#adopted.size >= this.#options.maxOpenRuns) this.#adopted.evictOldest();
+        if (this.#folder.openRuns + this.#adopted.size < this.#options.maxOpenRuns) {
+          this.#adopted.adopt(span, start, recording);
+          this.#warnOnFirstEviction(evicted);
+          return;
+        }
+      }
+    }
+    const runs = this.#folder.openRuns;
+    this.#folder.start(start, span);
+    if (this.#folder.openRuns > runs && this.#folder.openRuns + this.#adopted.size > this.#options.maxOpenRuns)
+      this.#adopted.evictOldest();
+    this.#warnOnFirstEviction(evicted);
+  }
+
+  /** Runs whose facts were dropped to stay within maxOpenRuns, folded here or adopted. */
+  #evictedRuns(): number {
+    return this.#folder.evictedRuns + this.#adopted.evicted;
+  }
+
+  #warnOnFirstEviction(evictedBefore: number): void {
+    if (evictedBefore === 0 && this.#evictedRuns() > 0) {
       diag.warn(
         `IncidentSpanProcessor: maxOpenRuns (${this.#options.maxOpenRuns}) reached; dropping the facts of the oldest runs (their spans are still exported). Further evictions are counted, not logged.`,
       );
     }
+  }
+
+  /** When the run tracked longest began to be tracked, adopted or not. */
+  #oldestTrackedMillis(): number | undefined {
+    const folded = this.#folder.oldestRun()?.trackedMillis;
+    const adopted = this.#adopted.oldest()?.trackedMillis;
+    if (folded === undefined) return adopted;
+    return adopted === undefined ? folded : Math.min(folded, adopted);
+  }
+
+  /** Gives an adopted run back to the processor's fold: its spans so far are folded here, in order. */
+  #giveBack(run: AdoptedRun): void {
+    this.#adopted.giveBack(run, this.#folder);
   }
 
   /**
@@ -240,8 +296,18 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
   /** Folds the ending span; returns the attributes its verdict writes, if any (onEnding writes them after sanitizing). */
   #ending(span: SdkSpan): WrittenAttributes | undefined {
     const spanId = span.spanContext().spanId;
+    const adopted = this.#adopted.runOf(spanId);
+    if (adopted) {
+      const recorded = recordedSpanOf(span);
+      if (this.#adopted.end(adopted, span, spanId, recorded)) return this.#written(span, recorded?.folded);
+      this.#giveBack(adopted);
+    }
     if (this.#folder.isRun(spanId)) this.#cutOpenSpans(spanId, span);
-    const folded = this.#folder.end(spanViewOf(span), span);
+    return this.#written(span, this.#folder.end(spanViewOf(span), span));
+  }
+
+  /** The attributes a span's fold result writes: a run's incident, a failed attempt's verdict. */
+  #written(span: SdkSpan, folded: Folded | undefined): WrittenAttributes | undefined {
     if (folded?.kind === 'run') return this.#writeIncident(span, folded.incident);
     if (folded?.kind === 'attempt') return { set: attemptVerdictAttributes(folded.verdict) };
     return undefined;
@@ -327,12 +393,17 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
   }
 
   #sweep(now: number): void {
+    for (const run of this.#adopted.all()) {
+      if (now - run.trackedMillis > this.#options.maxRunAgeMillis) this.#giveBack(run);
+    }
     for (const { handle, spanId } of this.#folder.runsOlderThan(now, this.#options.maxRunAgeMillis)) {
       if (this.#folder.isRun(spanId)) this.#finalizeOpen(handle, spanId);
     }
   }
 
   #finalizeAll(): void {
+    // The processor ends these runs itself, so it folds them itself.
+    for (const run of this.#adopted.all()) this.#giveBack(run);
     // Oldest first: a parent run finalizes its still-open nested runs itself.
     for (const { handle, spanId } of this.#folder.openRunHandles()) {
       if (this.#folder.isRun(spanId)) this.#finalizeOpen(handle, spanId);

@@ -8,6 +8,7 @@
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { ADAPTERS } from '../../src/conventions/index.js';
 import { DEFAULT_POLICY } from '../../src/derive/policy.js';
 import { judgeTrace } from '../../src/gateway/judge-trace.js';
 import { ReleasedRuns } from '../../src/gateway/released-runs.js';
@@ -80,11 +81,12 @@ export function rowFields(v: Expected | RunRow | undefined) {
 
 /**
  * A provider with the processor first, as users wire it, keeping every ended
- * span. The spans are kept by a plain span processor rather than an exporter
+ * span. `foldOnce: false` makes the processor fold recorded runs itself
+ * instead of taking the recorder's fold. The spans are kept by a plain span processor rather than an exporter
  * behind a SimpleSpanProcessor: that one settles a promise per span, and a
  * million synchronous runs would pile them up unsettled.
  */
-export function processorPipeline() {
+export function processorPipeline(options: { readonly foldOnce?: boolean } = {}) {
   const exporter = { spans: [] as ReadableSpan[] };
   const keep: SpanProcessor = {
     onStart() {},
@@ -94,7 +96,11 @@ export function processorPipeline() {
     forceFlush: () => Promise.resolve(),
     shutdown: () => Promise.resolve(),
   };
-  const processor = new IncidentSpanProcessor({ sweepIntervalMillis: 0 });
+  // A copy of the default conventions is not the recorder's own list: the processor then folds every run itself.
+  const processor = new IncidentSpanProcessor({
+    sweepIntervalMillis: 0,
+    ...(options.foldOnce === false ? { adapters: [...ADAPTERS] } : {}),
+  });
   const provider = new BasicTracerProvider({ spanProcessors: [processor, keep] });
   return { exporter, processor, tracer: provider.getTracer('property') };
 }

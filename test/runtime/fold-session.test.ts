@@ -7,9 +7,11 @@ import type { Span } from '@opentelemetry/api';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
+import { recordedSpanOf } from '../../src/fold/recorded-spans.js';
 import { FoldSession, RecordedView, sessionIn, withSession } from '../../src/runtime/fold-session.js';
 
 const T0 = 1_700_000_000_000;
+const PLACE = new FoldSession();
 const tracerWith = (eventCountLimit: number, attributeCountLimit = 128) =>
   new BasicTracerProvider({ spanLimits: { eventCountLimit, attributeCountLimit } }).getTracer('unit');
 const bare = (): Span =>
@@ -18,7 +20,7 @@ const bare = (): Span =>
 describe('RecordedView', () => {
   it('keeps its own copy of the attributes and starts open with an unset status', () => {
     const attributes = { a: 1 };
-    const view = new RecordedView(bare(), 's1', undefined, 'chat', attributes, T0);
+    const view = new RecordedView(PLACE, bare(), { spanId: 's1', parentSpanId: undefined }, 'chat', attributes, T0);
     attributes.a = 2;
     expect(view).toMatchObject({ spanId: 's1', name: 'chat', attributes: { a: 1 }, startMillis: T0, statusCode: 0 });
     expect([view.endMillis, view.statusMessage, view.parentSpanId]).toEqual([undefined, undefined, undefined]);
@@ -26,7 +28,7 @@ describe('RecordedView', () => {
 
   it('reads the events the recorder wrote while the span dropped none', () => {
     const span = tracerWith(5).startSpan('s');
-    const view = new RecordedView(span, 's1', 's0', 'chat', {}, T0);
+    const view = new RecordedView(PLACE, span, { spanId: 's1', parentSpanId: 's0' }, 'chat', {}, T0);
     view.recorded.push({ name: 'mine', timeMillis: T0 + 1, attributes: {} });
     span.addEvent('sdk-only', {}, T0 + 2);
     expect(view.events.map((e) => e.name)).toEqual(['mine']);
@@ -35,7 +37,7 @@ describe('RecordedView', () => {
 
   it('reads what the SDK span kept once its event limit dropped some, with their times', () => {
     const span = tracerWith(2).startSpan('s');
-    const view = new RecordedView(span, 's1', 's0', 'chat', {}, T0);
+    const view = new RecordedView(PLACE, span, { spanId: 's1', parentSpanId: 's0' }, 'chat', {}, T0);
     for (const [n, name] of ['a', 'b', 'c'].entries()) {
       span.addEvent(name, { n }, T0 + n);
       view.recorded.push({ name, timeMillis: T0 + n, attributes: { n } });
@@ -51,12 +53,30 @@ describe('RecordedView', () => {
     const span = tracerWith(5, 1).startSpan('s');
     span.setAttribute('a', 1);
     span.setAttribute('b', 2);
-    expect(new RecordedView(span, 's1', undefined, 'x', {}, T0).droppedAttributesCount).toBe(1);
+    expect(
+      new RecordedView(PLACE, span, { spanId: 's1', parentSpanId: undefined }, 'x', {}, T0).droppedAttributesCount,
+    ).toBe(1);
   });
 
   it('counts nothing dropped on a span of no SDK', () => {
-    const view = new RecordedView(bare(), 's1', undefined, 'x', {}, T0);
+    const view = new RecordedView(PLACE, bare(), { spanId: 's1', parentSpanId: undefined }, 'x', {}, T0);
     expect([view.droppedEventsCount, view.droppedAttributesCount, view.events]).toEqual([0, 0, []]);
+  });
+});
+
+describe('RecordedView as the span’s record for the SDK processor', () => {
+  it('registers the span it records, with its session and its scope name', () => {
+    const span = tracerWith(128).startSpan('chat');
+    const view = new RecordedView(PLACE, span, { spanId: 's1', parentSpanId: undefined }, 'chat', {}, T0);
+    expect(recordedSpanOf(span)).toBe(view);
+    expect([view.session, view.scopeName]).toEqual([PLACE, 'unit']);
+  });
+
+  it('is not folded until the fold ended it, and then keeps what the fold gave (undefined included)', () => {
+    const view = new RecordedView(PLACE, bare(), { spanId: 's1', parentSpanId: undefined }, 'x', {}, T0);
+    expect([view.endFolded, view.folded]).toEqual([false, undefined]);
+    view.foldedAs(undefined);
+    expect([view.endFolded, view.folded]).toEqual([true, undefined]);
   });
 });
 

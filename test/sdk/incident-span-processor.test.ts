@@ -243,6 +243,8 @@ describe('finalizes runs that never ended', () => {
       runsFinalizedOpen: 1,
       runsFinished: 1,
       internalErrors: 0,
+      runsAdopted: 0,
+      runsGivenBack: 0,
     });
   });
 
@@ -288,6 +290,8 @@ describe('stats', () => {
       runsFinalizedOpen: 0,
       runsFinished: 2,
       internalErrors: 0,
+      runsAdopted: 0,
+      runsGivenBack: 0,
     });
     // The evicted run is still exported, judged on what is left of it: facts lost, so it fails closed.
     expect(p.exporter.spans.find((s) => s.attributes['incident.missing_facts'])?.attributes).toMatchObject({
