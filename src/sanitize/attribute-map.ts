@@ -1,10 +1,12 @@
 /**
  * The walk over an attribute map: each key decided by the sanitizer, each
  * kept value scrubbed by its type (strings, argv arrays, bytes, nested maps),
- * each value read once, and anything that cannot be shown to hold no text
+ * each value read once by the walk that rebuilds the map (a value is exported
+ * as it was decided), and anything that cannot be shown to hold no text
  * replaced by a marker (docs/sanitization.md, "Fields that cannot be
- * sanitized"). The map is rebuilt only when something changed, in a shape V8
- * keeps fast.
+ * sanitized"). A clean map is proven clean without allocating and returned as
+ * it is; the map is rebuilt only when something changed, in a shape V8 keeps
+ * fast.
  */
 import { argvNameOf } from './argv-names.js';
 import { isLoginCommand, isUserNameFlag } from './login-words.js';
@@ -96,6 +98,8 @@ export function sanitizeAttributeMap(attributes: Attributes, sanitizer: Sanitize
 export const UNSANITIZABLE = '[redacted:unsanitizable]';
 
 function sanitizeMapAt(attributes: Attributes, sanitizer: Sanitizer, tally: RedactionTally, depth: number): Attributes {
+  // Most maps are clean: proven so without allocating, they are returned as they are.
+  if (isClean(attributes, sanitizer, depth)) return attributes;
   const keys = Object.keys(attributes);
   // Every value is read once, here: a getter must not give a scrubbed value
   // to the rules and another one to the exporter.
@@ -130,6 +134,43 @@ function sanitizeMapAt(attributes: Attributes, sanitizer: Sanitizer, tally: Reda
   }
   return changed ? rebuild(attributes, keys, values, removed) : attributes;
 }
+
+/**
+ * Whether every value of the map is kept as it is: no key removed, every value
+ * scrubbed to itself. Reads each value once and allocates nothing; anything
+ * it cannot show clean (a change, a read or scrub that throws, a value that is
+ * not a primitive or an array of primitives) answers false, and the full walk
+ * below reads and decides the map again from the start, as if this had not
+ * run. A clean answer counts nothing (scrubbing a value to itself counts nothing).
+ */
+function isClean(attributes: Attributes, sanitizer: Sanitizer, depth: number): boolean {
+  const probe = CLEAN_PROBE;
+  probe.changed = 0;
+  try {
+    for (const key in attributes) {
+      if (!Object.hasOwn(attributes, key)) continue;
+      const decision = sanitizer.decide(key);
+      if (decision.action === 'remove') return false;
+      if (decision.action === 'keep') continue;
+      const value: unknown = attributes[key];
+      if (typeof value === 'string' || Array.isArray(value)) {
+        // An argv array names its items: scrubValue reads it whole. A finding that changed nothing still counts.
+        if (scrubValue(key, value, sanitizer, probe, depth, decision.named === true) !== value) return false;
+        if (probe.changed !== 0 || probe.byKind.size !== 0) return false;
+      } else if (!(value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean')) {
+        return false;
+      }
+    }
+  } catch {
+    return false;
+  } finally {
+    probe.byKind.clear();
+  }
+  return true;
+}
+
+/** A tally for {@link isClean} to pass to the rules; what it counts is thrown away (the full walk counts). */
+const CLEAN_PROBE: RedactionTally = { changed: 0, byKind: new Map() };
 
 /** A value whose read threw (a getter): replaced by the marker unless its key is removed anyway. */
 const READ_FAILED: unique symbol = Symbol('read failed');

@@ -66,6 +66,27 @@ describe('sanitizeAttributeMap', () => {
     expect(changed).toBe(0);
   });
 
+  it.each([
+    [
+      'strings, numbers and lists',
+      { 'gen_ai.request.model': 'gpt-4o', steps: 3, 'gen_ai.response.finish_reasons': ['stop'] },
+    ],
+    ['an argv list', { 'process.command_args': ['git', 'status', '--short'] }],
+    ['nothing at all', {}],
+  ])('proves a clean map clean, counting nothing: %s', (_, attributes) => {
+    expect(sanitize(attributes)).toEqual({ out: attributes, changed: 0, byKind: {} });
+    expect(sanitize(attributes).out).toBe(attributes);
+  });
+
+  it('walks the whole map again when one value is not clean, whichever it is', () => {
+    const attributes = { a: 'x', b: ['y', `key=${KEY}`], c: 'z' };
+    const { out, changed } = sanitize(attributes);
+    expect(out).not.toBe(attributes);
+    expect(out.a).toBe('x');
+    expect(out.c).toBe('z');
+    expect(changed).toBe(1);
+  });
+
   it('returns the very map when nothing changed', () => {
     const attributes = { 'gen_ai.request.model': 'gpt-4o', steps: 3 };
     expect(sanitize(attributes).out).toBe(attributes);
