@@ -62,7 +62,8 @@ export class RecordedView implements SpanView, RecordedSpan {
   readonly spanId: string;
   readonly parentSpanId: string | undefined;
   name: string;
-  readonly attributes: Record<string, unknown>;
+  /** The attributes as recorded, for a span that does not expose its own (no SDK). */
+  readonly #recordedAttributes: Record<string, unknown>;
   /** The events the recorder wrote; `events` is what the span kept of them (span limits drop the oldest). */
   readonly recorded: EventView[] = [];
   readonly links: LinkView[] = [];
@@ -89,10 +90,20 @@ export class RecordedView implements SpanView, RecordedSpan {
     this.spanId = ids.spanId;
     this.parentSpanId = ids.parentSpanId;
     this.name = name;
-    this.attributes = { ...attributes };
+    this.#recordedAttributes = { ...attributes };
     this.startMillis = startMillis;
     this.scopeName = scopeNameOf(span);
     registerRecordedSpan(span, this);
+  }
+
+  /**
+   * The span's attributes: an SDK span's own map, live, so the fold reads what
+   * every reader of the span reads (what others set on it included, what the
+   * SDK's limits dropped left out); the recorded ones for a span of no SDK.
+   */
+  get attributes(): Record<string, unknown> {
+    const live = (this.#span as { readonly attributes?: unknown }).attributes;
+    return typeof live === 'object' && live !== null ? (live as Record<string, unknown>) : this.#recordedAttributes;
   }
 
   get view(): SpanView {
@@ -114,7 +125,7 @@ export class RecordedView implements SpanView, RecordedSpan {
   /** Sets an attribute on the span and in its view: the view stays what a reader of the span reads. */
   setAttribute(key: string, value: AttributeValue): void {
     this.#span.setAttribute(key, value);
-    this.attributes[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
+    this.#recordedAttributes[key] = Array.isArray(value) ? [...(value as unknown[])] : value;
   }
 
   /** Marks the span cut off by its run's end (`incident.truncated`), in the view too; nothing on a span no longer recording. */

@@ -254,6 +254,7 @@ export function sameAsRecorded(view: SpanView, span: SdkSpan): boolean {
 
 /** Two attribute maps with the same keys and values (arrays element by element); allocates nothing. */
 function sameAttributes(a: AttributeView | undefined, b: AttributeView | undefined): boolean {
+  if (a === b) return true;
   const left = a ?? {};
   const right = b ?? {};
   let count = 0;

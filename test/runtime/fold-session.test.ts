@@ -26,6 +26,14 @@ describe('RecordedView', () => {
     expect([view.endMillis, view.statusMessage, view.parentSpanId]).toEqual([undefined, undefined, undefined]);
   });
 
+  it('reads an SDK span’s attributes live: what others set on it too, and not what its limits dropped', () => {
+    const span = tracerWith(128, 2).startSpan('chat', { attributes: { a: 1 } });
+    const view = new RecordedView(PLACE, span, { spanId: 's1', parentSpanId: undefined }, 'chat', { a: 1 }, T0);
+    span.setAttribute('error.type', 'rate_limit');
+    view.setAttribute('b', 2);
+    expect(view.attributes).toEqual({ a: 1, 'error.type': 'rate_limit' });
+  });
+
   it('reads the events the recorder wrote while the span dropped none', () => {
     const span = tracerWith(5).startSpan('s');
     const view = new RecordedView(PLACE, span, { spanId: 's1', parentSpanId: 's0' }, 'chat', {}, T0);

@@ -1,7 +1,7 @@
 /**
  * Fold once (docs/attributes.md#fold-once): a run a `RunRecorder` records and folds is taken from
  * the recorder's fold, each span folded once; anything the processor cannot prove equal to what
- * the recorder folded (a span the recorder did not start, a span changed behind the recorder's
+ * the recorder folded (a span the recorder did not start, an event written behind the recorder's
  * back, another policy or conventions, a run the processor itself ends) is folded by the processor,
  * with the same verdict as if it had folded the run from the start. Real SDK pipelines throughout.
  */
@@ -118,7 +118,7 @@ describe('what the processor folds itself, with the verdict it would have given 
       { adopted: 0, givenBack: 1 },
     ],
     [
-      'an attempt span changed behind the recorder’s back (an attribute it did not write)',
+      'an attribute set on an attempt span directly (the recorder’s fold reads the span’s attributes: it stays adopted)',
       {},
       (run) => {
         const attempt = run.startAttempt({ boundary: { tools: [] } });
@@ -126,7 +126,7 @@ describe('what the processor folds itself, with the verdict it would have given 
         attempt.fail(SOCKET_DROP);
         run.end();
       },
-      { adopted: 0, givenBack: 1 },
+      { adopted: 1, givenBack: 0 },
     ],
     [
       'an event the recorder did not write',
