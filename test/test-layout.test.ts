@@ -32,19 +32,6 @@ const MISSING_TESTS: readonly string[] = [
   'src/ai-sdk/ai-sdk-7.ts',
   'src/ai-sdk/attempts.ts',
   'src/ai-sdk/run-integration.ts',
-  'src/cli/program.ts',
-  'src/conventions/openinference.ts',
-  'src/conventions/vercel-ai.ts',
-  'src/demo/fleet.ts',
-  'src/demo/otlp-json-poster.ts',
-  'src/demo/run-demo.ts',
-  'src/demo/trace-lines.ts',
-  'src/demo/tracing-sdk.ts',
-  'src/gateway/forwarder.ts',
-  'src/gateway/intake.ts',
-  'src/gateway/release-loop.ts',
-  'src/report/trace-runs.ts',
-  'src/runtime/run-fold.ts',
 ];
 
 /** Every `.ts` file under `dir`, repository-relative, sorted. */

@@ -21,6 +21,8 @@ export class OtlpJsonPoster {
   #batch: EncodableSpan[] = [];
   readonly #pending: EncodableSpan[][] = [];
   #sending: Promise<void> | undefined;
+  /** The request being sent: ends when it has, whatever its answer. */
+  #request: Promise<void> | undefined;
   /** The first failure, when a request failed or was refused. */
   error: string | undefined;
 
@@ -37,7 +39,8 @@ export class OtlpJsonPoster {
 
   /** Resolves once few enough batches wait: the demo's backpressure. */
   async ready(): Promise<void> {
-    while (this.#pending.length > MAX_PENDING_BATCHES && this.#sending) await this.#sending;
+    // Each request that ends lets one batch more go: wait for the next, not for the whole queue.
+    while (this.#pending.length > MAX_PENDING_BATCHES && this.#sending) await (this.#request ?? this.#sending);
   }
 
   /** Sends what is queued and resolves when every request has ended. */
@@ -57,20 +60,27 @@ export class OtlpJsonPoster {
 
   async #pump(): Promise<void> {
     for (let batch = this.#pending.shift(); batch && this.error === undefined; batch = this.#pending.shift()) {
-      try {
-        const response = await fetch(this.#url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: encodeTraceRequestJson(batch),
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS),
-        });
-        await response.arrayBuffer();
-        if (!response.ok) this.error = `HTTP ${response.status} ${response.statusText}`.trim();
-      } catch (error) {
-        const cause = (error as { cause?: { message?: string; code?: string } }).cause;
-        this.error = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-      }
+      this.#request = this.#post(batch);
+      await this.#request;
     }
+    this.#request = undefined;
     this.#pending.length = 0;
+  }
+
+  /** Posts one batch; never rejects: a failure is kept in {@link error}. */
+  async #post(batch: readonly EncodableSpan[]): Promise<void> {
+    try {
+      const response = await fetch(this.#url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: encodeTraceRequestJson(batch),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS),
+      });
+      await response.arrayBuffer();
+      if (!response.ok) this.error = `HTTP ${response.status} ${response.statusText}`.trim();
+    } catch (error) {
+      const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+      this.error = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+    }
   }
 }

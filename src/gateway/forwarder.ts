@@ -105,13 +105,14 @@ export class Forwarder {
     if (spans.length === 0) return;
     const byRecord = new Map<SpillRecord, number>();
     for (const record of records) if (record) byRecord.set(record, (byRecord.get(record) ?? 0) + 1);
-    const { body, sent } = this.#encode(spans);
+    const { body, sent, leftOut } = this.#encode(spans);
     if (sent < spans.length) {
       this.#metrics.dropped('unencodable', spans.length - sent);
       this.#drops.write({
         reason: 'unencodable',
         spans: spans.length - sent,
-        traceIds: spans.map((s) => s.traceId),
+        // The traces of the spans left out, not of their batch-mates that go on.
+        traceIds: leftOut.map((s) => s.traceId),
         detail: 'the span could not be encoded, even repaired',
       });
     }
@@ -137,16 +138,21 @@ export class Forwarder {
    * The request body of `spans`. One value must not cost its batch-mates:
    * when the batch cannot be encoded, each span that cannot is repaired (its
    * unwritable values replaced by a marker, counted); a span that still
-   * cannot is left out (`sent` says how many went in).
+   * cannot is left out (`sent` says how many went in, `leftOut` which).
    */
-  #encode(spans: readonly EncodableSpan[]): { body: Uint8Array | undefined; sent: number } {
+  #encode(spans: readonly EncodableSpan[]): {
+    body: Uint8Array | undefined;
+    sent: number;
+    leftOut: readonly EncodableSpan[];
+  } {
     const encode = this.#config.encoding === 'json' ? encodeTraceRequestJson : encodeTraceRequestProtobuf;
     try {
-      return { body: encode(spans), sent: spans.length };
+      return { body: encode(spans), sent: spans.length, leftOut: [] };
     } catch (error) {
       diag.warn('agent-incidents gateway: a batch could not be encoded; repairing the spans that cannot be', error);
     }
     const writable: EncodableSpan[] = [];
+    const leftOut: EncodableSpan[] = [];
     for (const span of spans) {
       try {
         encode([span]);
@@ -162,9 +168,10 @@ export class Forwarder {
         this.#metrics.valuesRepaired += repaired.repaired;
       } catch {
         // Not a value: the span itself cannot be written. Left out, counted by the caller.
+        leftOut.push(span);
       }
     }
-    return { body: writable.length === 0 ? undefined : encode(writable), sent: writable.length };
+    return { body: writable.length === 0 ? undefined : encode(writable), sent: writable.length, leftOut };
   }
 
   /**

@@ -6,39 +6,20 @@
 import { describe, expect, it } from 'vitest';
 import { presentIncident } from '../../src/presentation/present-incident.js';
 import { renderIncidentPage } from '../../src/report/html-page.js';
-import type { IncidentReport, ReportRun, TimelineItem } from '../../src/report/report-model.js';
+import type { IncidentReport, ReportRun } from '../../src/report/report-model.js';
+import {
+  emptyReport,
+  INTERRUPTED_TOOL,
+  interruptedToolRun,
+  timelineItem as item,
+  TRACE_ID,
+} from './report-fixtures.js';
 
-const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const TRACE = TRACE_ID;
 const AT = new Date('2026-11-26T05:00:00Z');
 
-function item(over: Partial<TimelineItem> & Pick<TimelineItem, 'spanId'>): TimelineItem {
-  return {
-    kind: 'attempt',
-    name: 'chat gpt-5-mini',
-    startOffsetMillis: 0,
-    durationMillis: 100,
-    status: 'ok',
-    broke: false,
-    ...over,
-  };
-}
-
 function run(over: Partial<ReportRun> = {}): ReportRun {
-  return {
-    outcome: 'failed',
-    cause: 'tool_execution_interrupted',
-    phase: 'tool_execution',
-    retrySafety: 'ask_user_before_retry',
-    retrySafetyReason: 'unsafe_side_effect_started',
-    sideEffects: 'unsafe',
-    provider: 'openai',
-    agentName: 'demo-agent',
-    serviceName: 'checkout',
-    traceId: TRACE,
-    spanId: '00f067aa0ba902b7',
-    startUnixMillis: Date.parse('2026-11-26T04:59:00Z'),
-    durationMillis: 1500,
-    source: 'file',
+  return interruptedToolRun({
     timeline: [
       item({ spanId: 'a000000000000001', startOffsetMillis: 10, durationMillis: 400 }),
       item({
@@ -61,7 +42,7 @@ function run(over: Partial<ReportRun> = {}): ReportRun {
       }),
     ],
     ...over,
-  };
+  });
 }
 
 function report(over: Partial<IncidentReport> = {}): IncidentReport {
@@ -209,16 +190,7 @@ describe('renderIncidentPage', () => {
   });
 
   it('says an input with no span has none, naming it, with no charts, totals, incidents or script', () => {
-    const empty = report({
-      runs: 0,
-      folded: 0,
-      byOutcome: [],
-      byCause: [],
-      byPhase: [],
-      byRetrySafety: [],
-      incidents: [],
-      input: { lines: 0, spans: 0, traces: 0 },
-    });
+    const empty = emptyReport();
     const page = renderIncidentPage(empty, { generatedAt: AT, inputName: 'export<1>.jsonl' });
     expect(page.startsWith('<!doctype html>')).toBe(true);
     expect(page).toContain('<title>Incident report · no spans</title>');
@@ -256,12 +228,7 @@ describe('renderIncidentPage', () => {
   it('tells each incident as presentIncident would, with its closed values as badges', () => {
     const page = renderIncidentPage(report(), { generatedAt: AT });
     const text = presentIncident({
-      outcome: 'failed',
-      cause: 'tool_execution_interrupted',
-      phase: 'tool_execution',
-      retrySafety: 'ask_user_before_retry',
-      retrySafetyReason: 'unsafe_side_effect_started',
-      sideEffects: 'unsafe',
+      ...INTERRUPTED_TOOL,
       factsComplete: true,
       missingFacts: [],
       attempts: 1,

@@ -8,6 +8,7 @@ import {
 } from '../../src/report/incident-list.js';
 import type { IncidentReport, ReportRun } from '../../src/report/report-model.js';
 import type { SummaryStyle } from '../../src/report/summary-table.js';
+import { emptyReport } from './report-fixtures.js';
 
 const T1 = '4bf92f3577b34da6a3ce929d0e0e4736';
 const T2 = '0af7651916cd43dd8448eb211c80319c';
@@ -28,22 +29,7 @@ function run(over: Partial<ReportRun> = {}): ReportRun {
   };
 }
 
-function report(over: Partial<IncidentReport> = {}): IncidentReport {
-  return {
-    runs: 0,
-    folded: 0,
-    byOutcome: [],
-    byCause: [],
-    byPhase: [],
-    byRetrySafety: [],
-    byKind: [],
-    incidents: [],
-    incidentsOmitted: 0,
-    input: { lines: 0, spans: 0, traces: 0 },
-    window: { maxSpans: 100_000, idleLines: 1000, tracesJudgedEarly: 0, runsJudgedEarly: 0, tracesSeenAgain: 0 },
-    ...over,
-  };
-}
+const report = emptyReport;
 
 const TAGGED: SummaryStyle = { colour: (c, text) => `<${c}:${text}>` };
 

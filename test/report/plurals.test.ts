@@ -11,25 +11,13 @@ import { noSpansMessage, renderIncidentList, renderReportNotes } from '../../src
 import { counted, plural } from '../../src/report/plural.js';
 import type { IncidentReport, ReportRun, TimelineItem } from '../../src/report/report-model.js';
 import { renderSummary } from '../../src/report/summary-table.js';
+import { emptyReport } from './report-fixtures.js';
 
 const AT = new Date('2026-11-26T05:00:00Z');
 
 /** A report of nothing but `over`: one line with one span, no run. */
 function report(over: Partial<IncidentReport> = {}): IncidentReport {
-  return {
-    runs: 0,
-    folded: 0,
-    byOutcome: [],
-    byCause: [],
-    byPhase: [],
-    byRetrySafety: [],
-    byKind: [],
-    incidents: [],
-    incidentsOmitted: 0,
-    input: { lines: 1, spans: 1, traces: 1 },
-    window: { maxSpans: 20_000, idleLines: 1000, tracesJudgedEarly: 0, runsJudgedEarly: 0, tracesSeenAgain: 0 },
-    ...over,
-  };
+  return emptyReport({ input: { lines: 1, spans: 1, traces: 1 }, ...over });
 }
 
 /** `n` runs, all of them incidents of one kind (so the table and its footer are drawn). */

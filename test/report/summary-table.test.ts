@@ -1,25 +1,10 @@
 /** The summary the CLI prints (src/report/summary-table.ts): runs by outcome, one aligned line per kind of incident, terminal-safe text. */
 import { describe, expect, it } from 'vitest';
-import type { IncidentReport } from '../../src/report/report-model.js';
 import type { SummaryStyle } from '../../src/report/summary-table.js';
 import { pad, renderSummary, terminalSafe } from '../../src/report/summary-table.js';
+import { emptyReport } from './report-fixtures.js';
 
-function report(over: Partial<IncidentReport> = {}): IncidentReport {
-  return {
-    runs: 0,
-    folded: 0,
-    byOutcome: [],
-    byCause: [],
-    byPhase: [],
-    byRetrySafety: [],
-    byKind: [],
-    incidents: [],
-    incidentsOmitted: 0,
-    input: { lines: 0, spans: 0, traces: 0 },
-    window: { maxSpans: 100, idleLines: 10, tracesJudgedEarly: 0, runsJudgedEarly: 0, tracesSeenAgain: 0 },
-    ...over,
-  };
-}
+const report = emptyReport;
 
 /** Marks each coloured piece as `<colour:text>`, so the colours chosen can be read back. */
 const TAGGED: SummaryStyle = { colour: (c, text) => `<${c}:${text}>` };

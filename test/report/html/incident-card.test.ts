@@ -4,45 +4,31 @@ import { presentIncident } from '../../../src/presentation/present-incident.js';
 import { incidentCard } from '../../../src/report/html/incident-card.js';
 import { escapeHtml } from '../../../src/report/html/markup.js';
 import type { ReportRun, TimelineItem } from '../../../src/report/report-model.js';
+import { INTERRUPTED_TOOL, interruptedToolRun, timelineItem } from '../report-fixtures.js';
 
 const TRACE = '4BF92F3577B34DA6A3CE929D0E0E4736';
 
 function tool(over: Partial<TimelineItem>): TimelineItem {
-  return {
+  return timelineItem({
     kind: 'tool',
     name: 'execute_tool bash',
     spanId: 'b000000000000001',
-    startOffsetMillis: 0,
     durationMillis: 10,
-    status: 'ok',
-    broke: false,
     ...over,
-  };
+  });
 }
 
 function run(over: Partial<ReportRun> = {}): ReportRun {
-  return {
-    outcome: 'failed',
-    cause: 'tool_execution_interrupted',
-    phase: 'tool_execution',
-    retrySafety: 'ask_user_before_retry',
-    retrySafetyReason: 'unsafe_side_effect_started',
-    sideEffects: 'unsafe',
-    provider: 'openai',
-    agentName: 'demo-agent',
-    serviceName: 'checkout',
+  return interruptedToolRun({
     traceId: TRACE,
-    spanId: '00f067aa0ba902b7',
     startUnixMillis: Date.parse('2026-11-26T04:59:00.250Z'),
-    durationMillis: 1500,
-    source: 'file',
     timeline: [
       { ...tool({ kind: 'attempt', name: 'chat m', spanId: 'a1' }) },
       tool({ spanId: 't1', sideEffects: 'unsafe' }),
       tool({ spanId: 't2', sideEffects: 'read_only' }),
     ],
     ...over,
-  };
+  });
 }
 
 /** The [term, definition] pairs of the card's details. */
@@ -57,12 +43,7 @@ describe('incidentCard', () => {
   it('says what presentIncident says of the run, with its severity, id and filter data', () => {
     const card = incidentCard(run(), 0, undefined, undefined).value;
     const text = presentIncident({
-      outcome: 'failed',
-      cause: 'tool_execution_interrupted',
-      phase: 'tool_execution',
-      retrySafety: 'ask_user_before_retry',
-      retrySafetyReason: 'unsafe_side_effect_started',
-      sideEffects: 'unsafe',
+      ...INTERRUPTED_TOOL,
       factsComplete: true,
       missingFacts: [],
       attempts: 1,
@@ -184,12 +165,7 @@ describe('incidentCard', () => {
     const card = incidentCard(run(), 0, undefined, 'zh-CN').value;
     const zh = presentIncident(
       {
-        outcome: 'failed',
-        cause: 'tool_execution_interrupted',
-        phase: 'tool_execution',
-        retrySafety: 'ask_user_before_retry',
-        retrySafetyReason: 'unsafe_side_effect_started',
-        sideEffects: 'unsafe',
+        ...INTERRUPTED_TOOL,
         factsComplete: true,
         missingFacts: [],
         attempts: 1,
