@@ -278,8 +278,10 @@ function tailSamplingProcessors(hold) {
       expected_new_traces_per_sec: RUNS,
       // A decided trace leaves the processor's map (and frees its num_traces slot) only once its decision is in a
       // cache: without one, every trace ever seen stays, and block_on_overflow would stop the pipeline for good
-      // after num_traces traces.
-      decision_cache: { sampled_cache_size: numTraces },
+      // after num_traces traces. One entry is enough (the decision tick puts a trace's id and reads it back at
+      // once), and no more: every round resends the same traces, and a cached decision would forward them without
+      // the hold (the gateway holds them again, as new traces).
+      decision_cache: { sampled_cache_size: 1 },
       policies: [{ name: 'keep-all', type: 'always_sample' }],
     },
     // The gateway's upstream requests: 256 spans, the rest at the end of each pass, a pass every tick.
