@@ -28,7 +28,12 @@
  * reading (monitorEventLoopDelay). It prints, per phase, `rss_peak_over_limit=`
  * (peak RSS over limits.maxHeldBytes; must stay ≤ 1.5) and `event_loop_p99_ms=`
  * (the worst 2-s window's p99 after the first, which holds the warm-up; must
- * stay < 100). POOL distinct requests (default 400) are made before the phases
+ * stay < 100). Over every phase (neighbour rounds included) it prints
+ * `gateway_rss_over_limit_max=` (the largest of the phases' peak RSS over
+ * limits.maxHeldBytes) and `intake_event_loop_p99_ms=` (the largest of the
+ * phases' event-loop p99 as above: the gateway's main thread, which takes the
+ * requests in), each with the phase it came from; they are the last two lines.
+ * POOL distinct requests (default 400) are made before the phases
  * start, so the senders' CPU does not compete with the gateway's while it is
  * measured.
  */
@@ -88,12 +93,27 @@ async function drive(url, next, seconds) {
   return { statuses, samples, accepted };
 }
 
-function report(phase, limit, result) {
-  const peak = Math.max(...result.samples.map((s) => s.rss));
-  const p99 = Math.max(...result.samples.map((s) => s.p99));
+/**
+ * The worst of every phase so far, for the lines over all phases: peak RSS over limits.maxHeldBytes, and the
+ * event-loop p99 of the intake thread (the gateway's main thread, which takes requests in: its /metrics reports
+ * that thread's delay; with worker threads it stays the intake thread).
+ */
+const worst = { rssOverLimit: { value: Number.NEGATIVE_INFINITY }, p99: { value: Number.NEGATIVE_INFINITY } };
+
+/** A phase's readings: peak RSS, the worst window's p99 after the first and with it, the longest single delay. */
+function summarize(phase, limit, samples) {
+  const peak = Math.max(...samples.map((s) => s.rss));
+  const p99 = Math.max(...samples.map((s) => s.p99));
   // The first window holds the process's warm-up (JIT compilation of every path): shown apart.
-  const warm = Math.max(...result.samples.slice(1).map((s) => s.p99));
-  const max = Math.max(...result.samples.map((s) => s.max));
+  const warm = Math.max(...samples.slice(1).map((s) => s.p99));
+  const max = Math.max(...samples.map((s) => s.max));
+  if (peak / limit > worst.rssOverLimit.value) worst.rssOverLimit = { value: peak / limit, phase };
+  if (warm > worst.p99.value) worst.p99 = { value: warm, phase };
+  return { peak, p99, warm, max };
+}
+
+function report(phase, limit, result) {
+  const { peak, p99, warm, max } = summarize(phase, limit, result.samples);
   console.log(
     `${phase}: answers ${JSON.stringify(Object.fromEntries(result.statuses))}, ${result.accepted} spans accepted in ${PHASE_SECONDS} s (${Math.round(result.accepted / PHASE_SECONDS)}/s)`,
   );
@@ -174,8 +194,11 @@ try {
       spinner?.kill('SIGKILL');
       totals[kind].accepted += result.accepted;
       totals[kind].busy += after.shedBusy - before.shedBusy;
+      const phase = `neighbour round ${round + 1} ${kind}`;
+      const { peak, warm } = summarize(phase, limit, result.samples);
       console.log(
-        `neighbour round ${round + 1} ${kind}: answers ${JSON.stringify(Object.fromEntries(result.statuses))}, ${Math.round(result.accepted / PHASE_SECONDS)} spans/s accepted, ${after.shedBusy - before.shedBusy} requests shed as busy`,
+        `${phase}: answers ${JSON.stringify(Object.fromEntries(result.statuses))}, ${Math.round(result.accepted / PHASE_SECONDS)} spans/s accepted, ${after.shedBusy - before.shedBusy} requests shed as busy; ` +
+          `rss peak ${mib(peak)} MiB (${(peak / limit).toFixed(2)}x maxHeldBytes, no maxRssBytes here), event-loop p99 ${warm.toFixed(1)} ms (after the first 2 s)`,
       );
     }
   }
@@ -185,6 +208,11 @@ try {
     `neighbour_quiet_spans_per_s=${Math.round(perSecond('quiet'))} busy_spans_per_s=${Math.round(perSecond('busy'))} shed_busy_quiet=${totals.quiet.busy} shed_busy_with_neighbour=${totals.busy.busy}`,
   );
   console.log(`busy_neighbour_over_quiet=${(perSecond('busy') / perSecond('quiet')).toFixed(2)}`);
+  // Over every phase above, neighbour rounds included, from the same 2-s readings as the per-phase lines.
+  console.log(`gateway_rss_over_limit_max=${worst.rssOverLimit.value.toFixed(2)} (${worst.rssOverLimit.phase})`);
+  console.log(
+    `intake_event_loop_p99_ms=${worst.p99.value.toFixed(1)} (${worst.p99.phase}; worst 2-s window after each phase's first)`,
+  );
 } finally {
   await receiver.close();
   rmSync(dir, { recursive: true, force: true });

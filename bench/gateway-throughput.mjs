@@ -1,27 +1,37 @@
 /**
  * Gateway throughput and added latency against the OpenTelemetry Collector
- * (the Jaeger v2 binary) as a pass-through, like for like, in one run:
+ * (the Jaeger v2 binary), like for like, in one run, on three sides:
  *
  *   npm run bench:gateway      (needs the Jaeger binary: scripts/ci/install-jaeger.sh)
  *
- * - The gateway runs as operators run it, in its own process, with the
+ * - gateway: the gateway as operators run it, in its own process, with the
  *   shipped deploy/collector/gateway.yaml: its limits and hold times as they
  *   ship (2 s decision wait); only the listen port and upstream are rewritten.
- * - The collector runs an OTLP/HTTP receiver and an otlphttp exporter, nothing else.
- * - Both get the same OTLP/protobuf requests (runs of 6 spans with fact
+ * - collector pass-through: an OTLP/HTTP receiver and an otlphttp exporter,
+ *   nothing else.
+ * - collector tail_sampling: the same, with the work the gateway does in its
+ *   place: the tail_sampling processor (always_sample, the gateway's decision
+ *   wait, num_traces large enough not to bind, block_on_overflow) and a batch
+ *   processor matching the gateway's upstream batches (256 spans, flushed every
+ *   250-ms tick).
+ * - All three get the same OTLP/protobuf requests (runs of 6 spans with fact
  *   events, 100 runs a request) from the same 4 concurrent senders, which
  *   honour 429/503 and Retry-After as OTLP exporters do, and forward to the
  *   same counting receiver.
- * - Rounds alternate (G C C G …) after a warm-up of each. Throughput is
- *   spans over the time from the first request sent to the last span
- *   received, so the gateway's hold counts against it; latency is a
- *   request's send to the arrival of its last span (the hold included).
+ * - After a warm-up of each, the round order rotates (G C T, C T G, T G C, …)
+ *   so order effects fall on every side. Throughput is spans over the time
+ *   from the first request sent to the last span received, so a hold counts
+ *   against its side; latency is a request's send to the arrival of its last
+ *   span (the hold included). Each round also prints the side's process CPU
+ *   seconds (utime + stime from /proc/<pid>/stat, where there is one) and the
+ *   spans per CPU-second.
  *
- * The last line is `gateway_vs_collector_throughput_ratio=<x>` (median over median).
+ * The last two lines are `gateway_vs_collector_throughput_ratio=<x>` and
+ * `gateway_vs_tail_sampling_throughput_ratio=<x>` (median over median).
  * Knobs: BENCH_RUNS (30000 per round), BENCH_ROUNDS (3 per side).
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -31,12 +41,42 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { parse, stringify } from 'yaml';
 import { RunRecorder } from '../dist/index.js';
 import { decodeExportTraceRequest } from '../dist/otlp/otlp-protobuf.js';
+import { freePort } from './gateway-harness.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RUNS_PER_REQUEST = 100;
 const SENDERS = 4;
 const JAEGER = process.env.AGENT_INCIDENTS_JAEGER ?? join(import.meta.dirname, '..', '.cache', 'bin', 'jaeger');
+/**
+ * The gateway's upstream batching, which the tail_sampling side's batch processor matches: the release loop
+ * sends a request once it holds FORWARD_BATCH_SPANS (256) folded spans and the rest at the end of each pass,
+ * one pass every hold.tickMillis (src/gateway/release-loop.ts, deploy/collector/gateway.yaml).
+ */
+const GATEWAY_FORWARD_BATCH_SPANS = 256;
+const SIDES = ['gateway', 'collector', 'tail'];
+const LABELS = { gateway: 'gateway', collector: 'collector pass-through', tail: 'collector tail_sampling' };
+
+/** Clock ticks per second for /proc/<pid>/stat (100 almost everywhere). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU seconds (user + system) the process `pid` has used so far; undefined where there is no /proc. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
 
 /** One standard run: 2 attempts (the first drops after text), 3 tools, 6 fact events. */
 function recordRun(tracer) {
@@ -146,15 +186,21 @@ async function send(endpoint, requests, stats) {
   return sentAt;
 }
 
-/** Sends everything through `target`, waits for every span upstream; spans/s and latency percentiles. */
-async function measure(label, target, counter, input) {
+/**
+ * Sends everything through `side` (its endpoint and process id), waits for every span upstream; spans/s, latency
+ * percentiles and the CPU seconds the side's process used meanwhile.
+ */
+async function measure(label, side, counter, input) {
   counter.reset();
   const stats = { retries: 0 };
+  const cpuBefore = cpuSeconds(side.pid);
   const start = performance.now();
   const arrived = counter.until(input.spans);
-  const sentAt = await send(target, input.requests, stats);
+  const sentAt = await send(side.endpoint, input.requests, stats);
   await arrived;
   const seconds = (performance.now() - start) / 1000;
+  const cpuAfter = cpuSeconds(side.pid);
+  const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   // Latency: request i's spans are all upstream once the running total passes their cumulative count.
   const latencies = [];
   let cumulative = 0;
@@ -171,9 +217,12 @@ async function measure(label, target, counter, input) {
   const extra = counter.received() - input.spans;
   console.log(
     `${label.padEnd(34)}: ${Math.round(rate).toLocaleString('en')} spans/s, ${(input.bytes / seconds / 1e6).toFixed(1)} MB/s in; ` +
-      `latency p50 ${pct(50)} ms, p99 ${pct(99)} ms; ${stats.retries} pushed back and resent; ${extra === 0 ? 'no span lost or doubled' : `${extra} spans more than sent`}`,
+      `latency p50 ${pct(50)} ms, p99 ${pct(99)} ms; ${stats.retries} pushed back and resent; ${extra === 0 ? 'no span lost or doubled' : `${extra} spans more than sent`}` +
+      (cpu === undefined
+        ? ''
+        : `; ${cpu.toFixed(2)} CPU s (${cpu > 0 ? Math.round(input.spans / cpu).toLocaleString('en') : '∞'} spans per CPU-second)`),
   );
-  return rate;
+  return { rate, cpu };
 }
 
 /** The gateway as operators run it, in its own process (as the collector is): `agent-incidents gateway`. */
@@ -201,6 +250,7 @@ async function startGateway(upstream) {
   });
   return {
     endpoint: url,
+    pid: child.pid,
     hold: shipped.hold,
     stop: () =>
       new Promise((resolve) => {
@@ -210,14 +260,66 @@ async function startGateway(upstream) {
   };
 }
 
-async function startCollector(upstream) {
+/**
+ * The tail_sampling side's processors: the work the gateway does in the collector's place, made as cheap and as
+ * comparable as the processor allows (bench/README.md, "The tail_sampling side").
+ */
+function tailSamplingProcessors(hold) {
+  // Every trace of a round may be held at once (a round is sent faster than the decision wait): twice that never binds.
+  const numTraces = Math.max(50_000, 2 * RUNS);
+  return {
+    tail_sampling: {
+      // The processor decides on a 1-s tick, a trace decision_wait (whole seconds) after its first span.
+      decision_wait: `${Math.max(1, Math.round(hold.decisionWaitMillis / 1000))}s`,
+      num_traces: numTraces,
+      // Senders wait for room (back-pressure), as the gateway's 429 makes them, rather than traces being evicted.
+      block_on_overflow: true,
+      // Sizing hint for the decision batches: a round's traces.
+      expected_new_traces_per_sec: RUNS,
+      // A decided trace leaves the processor's map (and frees its num_traces slot) only once its decision is in a
+      // cache: without one, every trace ever seen stays, and block_on_overflow would stop the pipeline for good
+      // after num_traces traces. One entry is enough (the decision tick puts a trace's id and reads it back at
+      // once), and no more: every round resends the same traces, and a cached decision would forward them without
+      // the hold (the gateway holds them again, as new traces).
+      decision_cache: { sampled_cache_size: 1 },
+      policies: [{ name: 'keep-all', type: 'always_sample' }],
+    },
+    // The gateway's upstream requests: 256 spans, the rest at the end of each pass, a pass every tick.
+    batch: { send_batch_size: GATEWAY_FORWARD_BATCH_SPANS, timeout: `${hold.tickMillis}ms` },
+  };
+}
+
+/** A collector (the Jaeger v2 binary) on a free port: OTLP/HTTP in, `processors` (in that order), OTLP/HTTP out. */
+async function startCollector(upstream, processors = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-collector-'));
-  const port = 14400 + Math.floor(Math.random() * 500);
+  const port = await freePort();
   const config = join(dir, 'collector.yaml');
-  // The pass-through baseline: OTLP in, OTLP/HTTP protobuf out, nothing else (no batch: the gateway does not batch either).
+  // The pass-through baseline has no processor: each request goes upstream as it came in.
   await writeFile(
     config,
-    `receivers:\n  otlp:\n    protocols:\n      http:\n        endpoint: 127.0.0.1:${port}\nexporters:\n  otlphttp:\n    traces_endpoint: ${upstream}\n    encoding: proto\n    compression: none\n    sending_queue:\n      enabled: false\n    retry_on_failure:\n      enabled: false\nservice:\n  telemetry:\n    metrics:\n      level: none\n  pipelines:\n    traces:\n      receivers: [otlp]\n      exporters: [otlphttp]\n`,
+    stringify({
+      receivers: { otlp: { protocols: { http: { endpoint: `127.0.0.1:${port}` } } } },
+      ...(Object.keys(processors).length > 0 ? { processors } : {}),
+      exporters: {
+        otlphttp: {
+          traces_endpoint: upstream,
+          encoding: 'proto',
+          compression: 'none',
+          sending_queue: { enabled: false },
+          retry_on_failure: { enabled: false },
+        },
+      },
+      service: {
+        telemetry: { metrics: { level: 'none' } },
+        pipelines: {
+          traces: {
+            receivers: ['otlp'],
+            ...(Object.keys(processors).length > 0 ? { processors: Object.keys(processors) } : {}),
+            exporters: ['otlphttp'],
+          },
+        },
+      },
+    }),
   );
   const child = spawn(JAEGER, ['--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -230,7 +332,7 @@ async function startCollector(upstream) {
         headers: { 'content-type': 'application/json' },
         body: '{}',
       });
-      if (probe.ok) return { endpoint, stop: () => child.kill('SIGTERM') };
+      if (probe.ok) return { endpoint, pid: child.pid, stop: () => child.kill('SIGTERM') };
     } catch {
       // not listening yet
     }
@@ -243,7 +345,7 @@ async function startCollector(upstream) {
 const input = buildRequests();
 input.bytes = input.requests.reduce((sum, r) => sum + r.body.length, 0);
 console.log(
-  `input: ${RUNS.toLocaleString('en')} runs, ${input.spans.toLocaleString('en')} spans in ${input.requests.length} OTLP/protobuf requests (${(input.bytes / 1e6).toFixed(1)} MB) per round, ${SENDERS} concurrent senders, ${ROUNDS} rounds per side, alternating`,
+  `input: ${RUNS.toLocaleString('en')} runs, ${input.spans.toLocaleString('en')} spans in ${input.requests.length} OTLP/protobuf requests (${(input.bytes / 1e6).toFixed(1)} MB) per round, ${SENDERS} concurrent senders, ${ROUNDS} rounds per side, order rotating`,
 );
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 if (!existsSync(JAEGER)) {
@@ -251,42 +353,48 @@ if (!existsSync(JAEGER)) {
   process.exit(2);
 }
 const counter = await startCounter();
-const gateway = await startGateway(counter.endpoint);
-const collector = await startCollector(counter.endpoint);
-console.log(
-  `gateway: deploy/collector/gateway.yaml as shipped (decision wait ${gateway.hold.decisionWaitMillis} ms, tick ${gateway.hold.tickMillis} ms)`,
-);
-const rates = { gateway: [], collector: [] };
+const started = {};
+const results = { gateway: [], collector: [], tail: [] };
 const warm = {
   ...input,
   requests: input.requests.slice(0, 30),
   spans: input.requests.slice(0, 30).reduce((s, r) => s + r.spans, 0),
 };
 try {
-  await measure('gateway (warm-up)', gateway.endpoint, counter, warm);
-  await measure('collector pass-through (warm-up)', collector.endpoint, counter, warm);
+  started.gateway = await startGateway(counter.endpoint);
+  started.collector = await startCollector(counter.endpoint);
+  const processors = tailSamplingProcessors(started.gateway.hold);
+  started.tail = await startCollector(counter.endpoint, processors);
+  console.log(
+    `gateway: deploy/collector/gateway.yaml as shipped (decision wait ${started.gateway.hold.decisionWaitMillis} ms, tick ${started.gateway.hold.tickMillis} ms)`,
+  );
+  console.log(`collector tail_sampling: ${JSON.stringify(processors)}`);
+  if (cpuSeconds(process.pid) === undefined) console.log('no /proc here: CPU seconds are not shown');
+  for (const side of SIDES) await measure(`${LABELS[side]} (warm-up)`, started[side], counter, warm);
   for (let round = 0; round < ROUNDS; round += 1) {
-    // G C, then C G: order effects fall on both sides.
-    const order = round % 2 === 0 ? ['gateway', 'collector'] : ['collector', 'gateway'];
-    for (const side of order) {
-      const target = side === 'gateway' ? gateway.endpoint : collector.endpoint;
-      rates[side].push(
-        await measure(
-          `${side === 'gateway' ? 'gateway' : 'collector pass-through'} round ${round + 1}`,
-          target,
-          counter,
-          input,
-        ),
-      );
-    }
+    // G C T, then C T G, then T G C: order effects fall on every side alike.
+    const order = SIDES.map((_, i) => SIDES[(round + i) % SIDES.length]);
+    for (const side of order)
+      results[side].push(await measure(`${LABELS[side]} round ${round + 1}`, started[side], counter, input));
   }
 } finally {
-  await gateway.stop();
-  collector.stop();
+  await started.gateway?.stop();
+  started.collector?.stop();
+  started.tail?.stop();
   await counter.close();
 }
 const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
+const rate = (side) => median(results[side].map((r) => r.rate));
 console.log(
-  `median: gateway ${Math.round(median(rates.gateway)).toLocaleString('en')} spans/s, collector pass-through ${Math.round(median(rates.collector)).toLocaleString('en')} spans/s`,
+  `median: ${SIDES.map((side) => `${LABELS[side]} ${Math.round(rate(side)).toLocaleString('en')} spans/s`).join(', ')}`,
 );
-console.log(`gateway_vs_collector_throughput_ratio=${(median(rates.gateway) / median(rates.collector)).toFixed(2)}`);
+if (results.gateway.every((r) => r.cpu !== undefined))
+  console.log(
+    `median CPU per round: ${SIDES.map((side) => {
+      const cpu = median(results[side].map((r) => r.cpu));
+      const work = median(results[side].map((r) => (r.cpu > 0 ? input.spans / r.cpu : Number.POSITIVE_INFINITY)));
+      return `${LABELS[side]} ${cpu.toFixed(2)} s (${Math.round(work).toLocaleString('en')} spans per CPU-second)`;
+    }).join(', ')}`,
+  );
+console.log(`gateway_vs_collector_throughput_ratio=${(rate('gateway') / rate('collector')).toFixed(2)}`);
+console.log(`gateway_vs_tail_sampling_throughput_ratio=${(rate('gateway') / rate('tail')).toFixed(2)}`);
