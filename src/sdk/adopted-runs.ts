@@ -38,8 +38,8 @@ export interface AdoptedRun {
   readonly session: object;
   /** Starts and ends of its spans so far, to replay into the processor's fold if it gives the run back. */
   readonly steps: Step[];
-  /** Span ids of its spans still open (the run span included). */
-  readonly open: Set<string>;
+  /** How many of its spans are open (the run span included); their ids are the started ones not ended. */
+  open: number;
 }
 
 /**
@@ -95,7 +95,7 @@ export class AdoptedRuns {
     const oldest = this.oldest();
     if (!oldest) return;
     this.#runs.delete(oldest.spanId);
-    for (const spanId of oldest.open) this.#bySpan.delete(spanId);
+    forgetSpans(this.#bySpan, oldest);
     this.evicted += 1;
   }
 
@@ -121,7 +121,7 @@ export class AdoptedRuns {
       trackedMillis: start.trackedMillis ?? start.startMillis,
       session: recording.session,
       steps: [{ start, span }],
-      open: new Set([start.spanId]),
+      open: 1,
     };
     this.#runs.set(start.spanId, run);
     this.#bySpan.set(start.spanId, run);
@@ -140,7 +140,7 @@ export class AdoptedRuns {
     )
       return false;
     run.steps.push({ start, span });
-    run.open.add(start.spanId);
+    run.open += 1;
     this.#bySpan.set(start.spanId, run);
     return true;
   }
@@ -158,10 +158,10 @@ export class AdoptedRuns {
       !sameAsRecorded(recorded.view, span)
     )
       return false;
-    if (spanId === run.spanId && run.open.size > 1) return false;
+    if (spanId === run.spanId && run.open > 1) return false;
     const view = recorded.view;
     run.steps.push({ end: view, span, events: (view.droppedEventsCount ?? 0) > 0 ? view.events : undefined });
-    run.open.delete(spanId);
+    run.open -= 1;
     this.#bySpan.delete(spanId);
     if (spanId === run.spanId) {
       this.#runs.delete(spanId);
@@ -179,7 +179,7 @@ export class AdoptedRuns {
     fold: { start(start: SpanStart, span: SdkSpan): void; end(view: SpanView, span: SdkSpan): unknown },
   ): void {
     this.#runs.delete(run.spanId);
-    for (const spanId of run.open) this.#bySpan.delete(spanId);
+    forgetSpans(this.#bySpan, run);
     this.givenBack += 1;
     for (const step of run.steps) {
       if (step.start) fold.start(step.start, step.span);
@@ -193,6 +193,11 @@ export class AdoptedRuns {
     if (same) this.#samePolicies.add(policy);
     return same;
   }
+}
+
+/** Forgets every span of `run` (deleting an id that already ended is a no-op). */
+function forgetSpans(bySpan: Map<string, AdoptedRun>, run: AdoptedRun): void {
+  for (const step of run.steps) if (step.start) bySpan.delete(step.start.spanId);
 }
 
 /** Whether two policies say the same: every option equal (lists element by element). */

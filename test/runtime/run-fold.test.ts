@@ -29,10 +29,10 @@ const tracer = new BasicTracerProvider().getTracer('unit');
 /** A run started under `parent`; the times its parent cut it off at are kept in `cuts`. */
 function startRun(parent: Context = ROOT_CONTEXT) {
   const { name, attributes } = runSpanOf({ agentName: 'unit', providerName: 'openai', model: 'm' });
-  const span = tracer.startSpan(name, { attributes }, parent);
   const cuts: number[] = [];
   const fold = new RunFold({
-    span,
+    startSpan: () => tracer.startSpan(name, { attributes }, parent),
+    links: [],
     name,
     attributes,
     startMillis: T0,
@@ -40,6 +40,7 @@ function startRun(parent: Context = ROOT_CONTEXT) {
     policy: DEFAULT_POLICY,
     cutByParent: (endMillis) => cuts.push(endMillis),
   });
+  const span = fold.span;
   let seq = 0;
   /** Writes `event` on `span` at `timeMillis`, numbered as the run numbers its facts. */
   const write = (on: Span, event: FactEvent, timeMillis: number) =>
