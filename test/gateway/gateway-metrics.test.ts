@@ -126,9 +126,9 @@ describe('GatewayMetrics', () => {
   it('declares every family once, counters as counters and gauges as gauges, each with a HELP', () => {
     const page = new GatewayMetrics().render(HELD);
     const declared = types(page);
-    // 16 counters (10 plain, 6 by label) and 9 gauges.
-    expect([...declared.values()].filter((t) => t === 'counter')).toHaveLength(16);
-    expect([...declared.values()].filter((t) => t === 'gauge')).toHaveLength(9);
+    // 17 counters (11 plain, worker restarts among them; 6 by label) and 10 gauges (the workers among them).
+    expect([...declared.values()].filter((t) => t === 'counter')).toHaveLength(17);
+    expect([...declared.values()].filter((t) => t === 'gauge')).toHaveLength(10);
     for (const [name, type] of declared) {
       expect(type).toBe(name.endsWith('_total') ? 'counter' : 'gauge');
       expect(page.split('\n').filter((line) => line.startsWith(`# HELP ${name} `))).toHaveLength(1);
