@@ -1,10 +1,35 @@
 /**
- * The messages between the intake thread and a worker of a gateway with workers (docs/gateway.md, "Workers"):
- * plain data, request bodies as transferred buffers, never object graphs of spans. Types only.
+ * What the intake thread and the workers of a gateway with workers agree on (docs/gateway.md, "Workers"): where a
+ * worker's code is, its heap limit, and the messages between them: plain data, request bodies as transferred
+ * buffers, never object graphs of spans.
  */
 import type { BodyEncoding } from './decode-body.js';
 import type { GatewayConfig } from './config.js';
 import type { MetricsSnapshot } from './gateway-metrics.js';
+
+const MIB = 1024 * 1024;
+/** What a worker needs besides what it holds: code, the fold's working set, caches. */
+const WORKER_BASE_MIB = 64;
+
+/**
+ * The old-generation heap limit of each worker, in MiB: twice its share of `limits.maxHeldBytes` (what it holds,
+ * by the estimate, plus garbage not yet collected) and 64 MiB for the rest. Past it V8 ends the worker
+ * (`ERR_WORKER_OUT_OF_MEMORY`), which is restarted.
+ */
+export function workerHeapMib(maxHeldBytes: number, workers: number): number {
+  return Math.ceil((2 * maxHeldBytes) / Math.max(1, workers) / MIB) + WORKER_BASE_MIB;
+}
+
+/**
+ * The worker module: beside this one once built (`dist/gateway/`). Run from TypeScript source (vitest), the
+ * worker is the build in `dist/`, which every test run makes first (`test/support/build-once.ts`): a worker
+ * thread does not go through vitest's transform.
+ */
+export function workerEntry(from: string = import.meta.url): URL {
+  const here = new URL(from);
+  if (here.pathname.endsWith('.ts')) return new URL('../../dist/gateway/shard-worker.js', here);
+  return new URL('./shard-worker.js', here);
+}
 
 /** What a worker starts with (`workerData`). */
 export interface ShardInit {

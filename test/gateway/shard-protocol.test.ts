@@ -1,0 +1,25 @@
+/**
+ * What the intake and its workers agree on besides the messages: each worker's heap limit follows its share of
+ * limits.maxHeldBytes, and its code is the build beside the intake's module (from dist/ under vitest).
+ */
+import { describe, expect, it } from 'vitest';
+import { workerEntry, workerHeapMib } from '../../src/gateway/shard-protocol.js';
+
+describe('workerHeapMib', () => {
+  it.each([
+    [256 * 1024 * 1024, 1, 576],
+    [256 * 1024 * 1024, 4, 192],
+    [1, 8, 65],
+  ])('gives a worker of %i held bytes over %i workers %i MiB of old generation', (bytes, workers, mib) => {
+    expect(workerHeapMib(bytes, workers)).toBe(mib);
+  });
+});
+
+describe('workerEntry', () => {
+  it.each([
+    ['file:///app/dist/gateway/shard-pool.js', 'file:///app/dist/gateway/shard-worker.js'],
+    ['file:///repo/src/gateway/shard-pool.ts', 'file:///repo/dist/gateway/shard-worker.js'],
+  ])('runs the worker of %s from %s', (from, entry) => {
+    expect(workerEntry(from).href).toBe(entry);
+  });
+});
