@@ -275,8 +275,7 @@ function decodeResourceSpans(r: Reader, end: number): ResourceSpansJson {
  * span). Unknown fields are skipped; invalid UTF-8 becomes U+FFFD.
  *
  * `options.maxItems` (default unlimited) bounds the spans, events, links,
- * attributes and values decoded: past it a {@link ProtobufItemLimitError}.
- * `options.tally.items` is set to how many there were.
+ * attributes and values decoded: past it a {@link ProtobufItemLimitError}; `options.tally.items` says how many.
  *
  * @throws {ProtobufDecodeError} on malformed input (truncation, bad wire type,
  * over-long length or varint, field number 0, unmatched groups, AnyValue
