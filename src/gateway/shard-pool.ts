@@ -120,7 +120,7 @@ export class ShardPool {
     };
     const worker = new Worker(this.#options.entry ?? workerEntry(), {
       workerData: { agentIncidentsShard: init },
-      resourceLimits: { maxOldGenerationSizeMb: workerHeapMib(config.limits.maxHeldBytes, this.#options.workers) },
+      resourceLimits: { maxOldGenerationSizeMb: workerHeapMib(config.limits, this.#options.workers) },
     });
     worker.unref();
     slot.worker = worker;

@@ -10,14 +10,24 @@ import type { MetricsSnapshot } from './gateway-metrics.js';
 const MIB = 1024 * 1024;
 /** What a worker needs besides what it holds: code, the fold's working set, caches. */
 const WORKER_BASE_MIB = 64;
+/**
+ * Heap one protobuf item may take while a request is decoded, before admission weighs it: 334 bytes measured for
+ * 512 Ki empty spans (the worst shape: 2 bytes on the wire each), rounded up.
+ */
+const DECODE_BYTES_PER_ITEM = 384;
 
 /**
  * The old-generation heap limit of each worker, in MiB: twice its share of `limits.maxHeldBytes` (what it holds,
- * by the estimate, plus garbage not yet collected) and 64 MiB for the rest. Past it V8 ends the worker
+ * by the estimate, plus garbage not yet collected), what decoding the largest request `limits.maxRequestItems`
+ * lets in takes before it is weighed, and 64 MiB for the rest. Past it V8 ends the worker
  * (`ERR_WORKER_OUT_OF_MEMORY`), which is restarted.
  */
-export function workerHeapMib(maxHeldBytes: number, workers: number): number {
-  return Math.ceil((2 * maxHeldBytes) / Math.max(1, workers) / MIB) + WORKER_BASE_MIB;
+export function workerHeapMib(
+  limits: { readonly maxHeldBytes: number; readonly maxRequestItems: number },
+  workers: number,
+): number {
+  const held = (2 * limits.maxHeldBytes) / Math.max(1, workers);
+  return Math.ceil((held + DECODE_BYTES_PER_ITEM * limits.maxRequestItems) / MIB) + WORKER_BASE_MIB;
 }
 
 /**

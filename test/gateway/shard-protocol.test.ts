@@ -6,13 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { workerEntry, workerHeapMib } from '../../src/gateway/shard-protocol.js';
 
 describe('workerHeapMib', () => {
+  const MIB = 1024 * 1024;
   it.each([
-    [256 * 1024 * 1024, 1, 576],
-    [256 * 1024 * 1024, 4, 192],
-    [1, 8, 65],
-  ])('gives a worker of %i held bytes over %i workers %i MiB of old generation', (bytes, workers, mib) => {
-    expect(workerHeapMib(bytes, workers)).toBe(mib);
-  });
+    [256 * MIB, 524_288, 1, 512 + 192 + 64],
+    [256 * MIB, 524_288, 4, 128 + 192 + 64],
+    [256 * MIB, 1_024, 8, 64 + 1 + 64],
+    [1, 1, 8, 65],
+  ])(
+    'gives a worker of %i held bytes and %i request items over %i workers %i MiB of old generation',
+    (maxHeldBytes, maxRequestItems, workers, mib) => {
+      expect(workerHeapMib({ maxHeldBytes, maxRequestItems }, workers)).toBe(mib);
+    },
+  );
 });
 
 describe('workerEntry', () => {
