@@ -226,6 +226,11 @@ export function admitDecoded(state: HoldState, request: DecodedRequest): HoldAdm
   return { accept: true, shrinkKeptTo: room.shrinkKeptTo };
 }
 
+/** A worker exited while it decoded a part of the request: nothing of it was held, and the sender sends it again. */
+export function workerExited(spans: number): Refusal {
+  return refuseAndHold('busy', 'a gateway worker exited while decoding the request', spans);
+}
+
 /** Why the persistent queue would not take an accepted request: full, or not writable (`503` either way). */
 export function unpersisted(spans: number, full: boolean, code: string | undefined): Refusal {
   const message = full ? 'persistent queue is full' : `persistent queue cannot be written (${code ?? 'error'})`;

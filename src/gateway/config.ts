@@ -4,6 +4,7 @@
  * naming the key, which the CLI turns into exit code 2.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parse } from 'yaml';
 import { z } from 'zod';
 
@@ -13,6 +14,9 @@ const TIMER_MAX = 2 ** 31 - 1;
 const timerMillis = positiveInt.max(TIMER_MAX);
 /** Durations compared with clocks, never put in a timer: as long as a run may last. */
 const longMillis = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/** More worker threads than this would only share the same cores. */
+const MAX_WORKERS = 256;
 
 /** The gateway configuration schema; see `docs/gateway.md` for every key. */
 export const GATEWAY_CONFIG = z
@@ -147,6 +151,12 @@ export const GATEWAY_CONFIG = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Worker threads that decode, fold, sanitize and encode, each holding the traces whose id hashes to it; the
+     * intake thread reads, persists and routes. 0 folds in the intake's own thread. Unset: one per core but the
+     * intake's ({@link defaultWorkers}). @default unset (cores − 1, at least 1)
+     */
+    workers: z.number().int().min(0).max(MAX_WORKERS).optional(),
     /** The retry-safety policy, as for the SDK processor. @default the processor's defaults */
     policy: z.record(z.string(), z.unknown()).default({}),
     /** Sanitization, as for the SDK processor. @default standard mode */
@@ -159,6 +169,16 @@ export type GatewayConfig = z.infer<typeof GATEWAY_CONFIG>;
 
 /** What a caller may pass: every key but `upstream.endpoint` has a default. */
 export type GatewayConfigInput = z.input<typeof GATEWAY_CONFIG>;
+
+/** Worker threads when `workers` is unset: one per core the process may use, but one left to the intake; at least 1. */
+export function defaultWorkers(cores: number = availableParallelism()): number {
+  return Math.max(1, cores - 1);
+}
+
+/** The worker threads a configuration asks for (0: none, the intake folds). */
+export function workersOf(config: GatewayConfig): number {
+  return config.workers ?? defaultWorkers();
+}
 
 /** A configuration value is invalid; the message names its key. */
 export class GatewayConfigError extends Error {

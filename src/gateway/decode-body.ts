@@ -41,15 +41,20 @@ export type DecodedBody =
 
 /**
  * Decodes `body`. `maxItems` bounds the spans, events, links and values a
- * protobuf body may hold (past it: 413). Never throws for bad input: a body
- * that is not OTLP is a 400 with a message saying why.
+ * protobuf body may hold (past it: 413); `tally.items` is set to how many it held (0 for JSON). Never throws for
+ * bad input: a body that is not OTLP is a 400 with a message saying why.
  */
-export function decodeBody(type: BodyEncoding, body: Buffer, maxItems: number): DecodedBody {
+export function decodeBody(
+  type: BodyEncoding,
+  body: Buffer,
+  maxItems: number,
+  tally: { items: number } = { items: 0 },
+): DecodedBody {
   let decoded: unknown;
   try {
     decoded =
       type === 'protobuf'
-        ? decodeExportTraceRequest(body, { maxItems })
+        ? decodeExportTraceRequest(body, { maxItems, tally })
         : (JSON.parse(body.toString('utf8')) as unknown);
   } catch (error) {
     if (error instanceof ProtobufItemLimitError) return { ok: false, status: 413, message: error.message };

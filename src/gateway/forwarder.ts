@@ -23,7 +23,7 @@ import { repairedSpan } from '../otlp/repair-span.js';
 import type { GatewayConfig } from './config.js';
 import { DropLog } from './drop-log.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
-import type { SpillRecord } from './spill-log.js';
+import type { HeldRequest } from './spill-log.js';
 
 /** Statuses OTLP/HTTP says to retry, and 408 (the request timed out on the way). */
 const RETRYABLE = new Set([408, 429, 502, 503, 504]);
@@ -36,7 +36,7 @@ interface Batch {
    * later half carries them all: halves are delivered in order, so the stored
    * requests are released only once both halves are done.
    */
-  readonly records: ReadonlyMap<SpillRecord, number>;
+  readonly records: ReadonlyMap<HeldRequest, number>;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -60,7 +60,7 @@ function retryAfterMillis(value: string | null): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
-function releaseAll(records: ReadonlyMap<SpillRecord, number>): void {
+function releaseAll(records: ReadonlyMap<HeldRequest, number>): void {
   for (const [record, spans] of records) record.release(spans);
 }
 
@@ -101,9 +101,9 @@ export class Forwarder {
    * Queues `spans` for delivery; `records[i]` is the stored request of
    * `spans[i]`, released once the span is delivered or given up.
    */
-  send(spans: readonly EncodableSpan[], records: readonly (SpillRecord | undefined)[] = []): void {
+  send(spans: readonly EncodableSpan[], records: readonly (HeldRequest | undefined)[] = []): void {
     if (spans.length === 0) return;
-    const byRecord = new Map<SpillRecord, number>();
+    const byRecord = new Map<HeldRequest, number>();
     for (const record of records) if (record) byRecord.set(record, (byRecord.get(record) ?? 0) + 1);
     const { body, sent, leftOut } = this.#encode(spans);
     if (sent < spans.length) {

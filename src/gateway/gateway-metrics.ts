@@ -27,9 +27,33 @@ export const DROP_REASONS = [
   'fold_failed',
   'shutdown',
   'unreadable',
+  'worker_exited',
 ] as const;
 /** A drop reason. */
 export type DropReason = (typeof DROP_REASONS)[number];
+
+/** The plain counters of {@link GatewayMetrics}, in the order a {@link MetricsSnapshot} lists them. */
+const COUNTERS = [
+  'spansReceived',
+  'spansForwarded',
+  'spansDuplicate',
+  'spansRecovered',
+  'forwardRetries',
+  'valuesRepaired',
+  'forwardSplits',
+  'runsJudgedEarly',
+  'lateParts',
+  'revisableEvicted',
+  'workerRestarts',
+] as const;
+/** The labelled counters of {@link GatewayMetrics}, in the order a {@link MetricsSnapshot} lists them. */
+const TALLIES = ['revisions', 'droppedSpans', 'requests', 'refusedSpans', 'refusedRequests', 'runs'] as const;
+
+/** Every counter of a {@link GatewayMetrics} at one moment, as plain data a worker thread can post. */
+export interface MetricsSnapshot {
+  readonly counters: readonly number[];
+  readonly tallies: readonly (readonly [string, number][])[];
+}
 
 /** Counters and gauges of one gateway. */
 export class GatewayMetrics {
@@ -50,6 +74,8 @@ export class GatewayMetrics {
   lateParts = 0;
   /** Traces judged early let go before their refused senders could be back (memory): a late part of one gets no correction. */
   revisableEvicted = 0;
+  /** Worker threads that exited (a crash, out of memory) and were started again. */
+  workerRestarts = 0;
   /** Verdicts corrected by a verdict-revision span, by the new outcome and cause. */
   readonly revisions = new Map<string, number>();
   readonly droppedSpans = new Map<string, number>();
@@ -98,6 +124,31 @@ export class GatewayMetrics {
     bump(this.revisions, `${outcome}\u0000${cause ?? ''}`);
   }
 
+  /** Every counter now, as plain data (a worker posts it to the intake, which adds what changed to its own). */
+  snapshot(): MetricsSnapshot {
+    return {
+      counters: COUNTERS.map((name) => this[name]),
+      tallies: TALLIES.map((name) => [...this[name]]),
+    };
+  }
+
+  /**
+   * Adds what another gateway's metrics counted from `before` (unset: from nothing) to `after`: the intake sums its
+   * workers' counters so, and a worker that exited keeps what it counted.
+   */
+  addDifference(before: MetricsSnapshot | undefined, after: MetricsSnapshot): void {
+    COUNTERS.forEach((name, i) => {
+      this[name] += (after.counters[i] ?? 0) - (before?.counters[i] ?? 0);
+    });
+    TALLIES.forEach((name, i) => {
+      const earlier = new Map(before?.tallies[i] ?? []);
+      for (const [key, value] of after.tallies[i] ?? []) {
+        const by = value - (earlier.get(key) ?? 0);
+        if (by !== 0) bump(this[name], key, by);
+      }
+    });
+  }
+
   /** The Prometheus text exposition; `held` are the live gauges. */
   render(held: {
     traces: number;
@@ -108,6 +159,8 @@ export class GatewayMetrics {
     eventLoopDelayP99Seconds: number;
     eventLoopDelayMaxSeconds: number;
     requestsInHand: number;
+    /** Worker threads folding spans (0: in the intake's own thread). @default 0 */
+    workers?: number;
   }): string {
     const lines: string[] = [];
     const counter = (name: string, help: string, value: number): void => {
@@ -196,6 +249,16 @@ export class GatewayMetrics {
       const [outcome, cause] = key.split('\u0000');
       lines.push(`agent_incidents_gateway_runs_total{outcome="${outcome}",cause="${cause}"} ${n}`);
     }
+    counter(
+      'agent_incidents_gateway_worker_restarts_total',
+      'Worker threads that exited (a crash, out of memory) and were started again.',
+      this.workerRestarts,
+    );
+    gauge(
+      'agent_incidents_gateway_workers',
+      'Worker threads folding spans (0: the intake folds them).',
+      held.workers ?? 0,
+    );
     gauge('agent_incidents_gateway_traces_held', 'Traces held, waiting to be folded.', held.traces);
     gauge('agent_incidents_gateway_spans_held', 'Spans held, waiting to be folded.', held.spans);
     gauge(

@@ -16,13 +16,37 @@ import type { TraceStore } from './trace-store.js';
 /** Past this share of a bound, traces are judged even while refused senders may still bring spans of them. */
 const PRESSURE_SHARE = 0.8;
 
-/** The parts of a gateway that hold spans, and its measures. */
-export interface GatewayParts {
+/** What the intake reads of the spans held: one trace store, or the sum of the workers' (`shard-intake.ts`). */
+export interface HeldTraces {
+  readonly traces: number;
+  readonly spans: number;
+  readonly bytes: number;
+  readonly partsUntil: number;
+  holdUntil(millis: number): void;
+  expectPartsUntil(millis: number): void;
+}
+
+/** What the intake reads of the way upstream: one forwarder, or the workers' together. */
+export interface UpstreamBacklog {
+  readonly backlogSpans: number;
+  readonly backlogBytes: number;
+  readonly consecutiveFailures: number;
+}
+
+/** What the intake reads and asks of the traces kept for a correction. */
+export interface KeptTraces {
+  readonly bytes: number;
+  readonly evicted: number;
+  shrinkTo(maxBytes: number): void;
+}
+
+/** The parts of a gateway as its intake, routes and metrics see them, whether it folds in process or in workers. */
+export interface StateParts {
   readonly config: GatewayConfig;
   readonly metrics: GatewayMetrics;
-  readonly store: TraceStore;
-  readonly forwarder: Forwarder;
-  readonly revisable: RevisableTraces;
+  readonly store: HeldTraces;
+  readonly forwarder: UpstreamBacklog;
+  readonly revisable: KeptTraces;
   readonly gauge: LoadGauge;
   /** The persistent queue; unset without `persistence.directory`. */
   readonly spill: SpillLog | undefined;
@@ -30,8 +54,15 @@ export interface GatewayParts {
   readonly window: RefusalWindow | undefined;
 }
 
+/** The parts of a gateway that holds and folds spans in its own thread, and its measures. */
+export interface GatewayParts extends StateParts {
+  readonly store: TraceStore;
+  readonly forwarder: Forwarder;
+  readonly revisable: RevisableTraces;
+}
+
 /** A running gateway's state: its parts, and what is in flight between them. */
-export class GatewayState {
+export class GatewayState<Parts extends StateParts = GatewayParts> {
   /** Set once `close()` is called: no request is taken after it. */
   closing = false;
   /** Decompressed bodies read and not yet held or refused. */
@@ -39,7 +70,7 @@ export class GatewayState {
   /** Requests past the cheap refusals and not yet answered: the work in hand. */
   inHand = 0;
 
-  constructor(readonly parts: GatewayParts) {}
+  constructor(readonly parts: Parts) {}
 
   /** Everything held, in the estimate `limits.maxHeldBytes` bounds. */
   heldBytes(): number {

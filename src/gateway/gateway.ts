@@ -5,7 +5,8 @@
  * upstream. The only code of this package that opens a listening socket.
  *
  * This file only wires the parts: admission (`admission.ts`, pure) behind the
- * intake (`intake.ts`), the release loop (`release-loop.ts`), the routes
+ * intake (`intake.ts`), the release loop (`release-loop.ts`) or the worker
+ * threads that run one each (`shard-pool.ts`, `shard-intake.ts`), the routes
  * (`routes.ts`) and `/metrics` (`metrics-endpoint.ts`), over one shared state
  * (`gateway-state.ts`); then it listens, and shuts down in order.
  */
@@ -14,25 +15,23 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { diag } from '@opentelemetry/api';
-import { createSanitizer } from '../sanitize/sanitizer.js';
-import type { SanitizationOptions } from '../sanitize/sanitizer.js';
-import type { PolicyInput } from '../derive/policy.js';
-import { resolvePolicy } from '../derive/policy.js';
 import type { GatewayConfig, GatewayConfigInput } from './config.js';
-import { GatewayConfigError, resolveGatewayConfig } from './config.js';
+import { GatewayConfigError, resolveGatewayConfig, workersOf } from './config.js';
 import { Forwarder } from './forwarder.js';
 import { GatewayMetrics } from './gateway-metrics.js';
+import type { StateParts } from './gateway-state.js';
 import { GatewayState } from './gateway-state.js';
-import { Intake, Responder } from './intake.js';
-import type { TraceJudgeOptions } from './judge-trace.js';
+import type { BodyHolder } from './intake.js';
+import { Intake, LocalHolder, Responder } from './intake.js';
+import { traceJudgeOptions } from './judge-trace.js';
 import { LoadGauge } from './load-gauge.js';
 import { MetricsEndpoint } from './metrics-endpoint.js';
 import { RefusalWindow } from './refusal-window.js';
 import { ReleaseLoop } from './release-loop.js';
-import { ReleasedRuns } from './released-runs.js';
-import { ResourceCache } from './resource-cache.js';
 import { RevisableTraces } from './revisable-traces.js';
 import { createRequestHandler } from './routes.js';
+import { ShardedHolder, ShardedKept, ShardedStore, ShardedUpstream } from './shard-intake.js';
+import { ShardPool } from './shard-pool.js';
 import { SpillLog, SpillLogLockedError } from './spill-log.js';
 import { TraceStore } from './trace-store.js';
 
@@ -60,32 +59,101 @@ export interface Gateway {
  * const gateway = await createGateway({ upstream: { endpoint: 'http://127.0.0.1:4318/v1/traces' } });
  */
 export async function createGateway(input: GatewayConfigInput): Promise<Gateway> {
+  return (await startGateway(input)).gateway;
+}
+
+/** What folds a gateway's spans: its own thread's release loop, or its workers. */
+interface Engine {
+  /** Reads back what an earlier process left in the persistent queue. */
+  recover(): void;
+  stopTimers(): void;
+  closing(): void;
+  drain(until: number, all?: boolean): Promise<void>;
+  /** Stops delivering; the spans left undelivered, held ones included. */
+  stop(): Promise<number>;
+  end(): Promise<void>;
+}
+
+/**
+ * Starts a gateway, as {@link createGateway}, and hands back its worker threads too (undefined without workers):
+ * tests end a worker through it. Not part of the package's API.
+ */
+export async function startGateway(
+  input: GatewayConfigInput,
+): Promise<{ readonly gateway: Gateway; readonly pool: ShardPool | undefined }> {
   const config = resolveGatewayConfig(input);
   const metrics = new GatewayMetrics();
   const revisable = new RevisableTraces();
-  const judge = judgeOptions(config, revisable);
+  // Checked here with or without workers: a bad policy is a configuration error, never a worker that cannot start.
+  const judge = traceJudgeOptions(config, revisable);
+  const workers = workersOf(config);
   const spill = openSpillLog(config);
-  const store = new TraceStore(config.limits, config.hold, { judged: judge.released.runs });
+  const gauge = new LoadGauge();
+  const window = spill ? new RefusalWindow(spill.directory) : undefined;
+  let state: GatewayState<StateParts>;
+  let holder: BodyHolder;
+  let engine: Engine;
+  let pool: ShardPool | undefined;
+  let responder: Responder;
+  if (workers === 0) {
+    const store = new TraceStore(config.limits, config.hold, { judged: judge.released.runs });
+    const forwarder = new Forwarder(config.upstream, metrics);
+    const local = new GatewayState({ config, metrics, store, forwarder, revisable, gauge, spill, window });
+    const loop = new ReleaseLoop(local, judge);
+    state = local;
+    responder = new Responder(state);
+    holder = new LocalHolder(local, responder);
+    loop.start();
+    engine = {
+      recover: () => loop.recover(),
+      stopTimers: () => loop.stop(),
+      closing: () => undefined,
+      drain: (until, all) => loop.drain(until, all),
+      stop: async () => (await forwarder.stop()) + store.spans,
+      end: () => Promise.resolve(),
+    };
+  } else {
+    const shards = new ShardPool({ config, metrics, spill, workers });
+    pool = shards;
+    shards.start();
+    state = new GatewayState<StateParts>({
+      config,
+      metrics,
+      store: new ShardedStore(shards),
+      forwarder: new ShardedUpstream(shards),
+      revisable: new ShardedKept(shards, metrics),
+      gauge,
+      spill,
+      window,
+    });
+    responder = new Responder(state);
+    holder = new ShardedHolder(state, responder, shards);
+    // What an earlier process left is read back as the workers make room, as the release loop does without workers.
+    const tick = setInterval(() => shards.recover(), config.hold.tickMillis);
+    tick.unref();
+    engine = {
+      recover: () => shards.recover(),
+      stopTimers: () => clearInterval(tick),
+      closing: () => shards.closing(),
+      drain: (until, all) => shards.drain(until, all),
+      stop: () => shards.stop(),
+      end: () => shards.terminate(),
+    };
+  }
+  const { store } = state.parts;
   // A gateway with a persistent queue that starts is usually one that restarts: senders found it down and will
   // send again. It cannot know what they hold, so it waits for them as after a refusal, and at least as long as
   // the senders the previous process refused can be back (docs/gateway.md, "Late parts"). It holds for the previous
   // process's refusals too, those for memory included: the reason they did not hold (holding would lock a full
   // gateway) is gone with that process, and pressure still overrides any hold.
-  const window = spill ? new RefusalWindow(spill.directory) : undefined;
   if (window)
     store.holdUntil(
       Math.max(window.load(), Date.now() + config.hold.refusedSenderBackoffMillis + config.hold.decisionWaitMillis),
     );
-  const gauge = new LoadGauge();
-  const forwarder = new Forwarder(config.upstream, metrics);
-  const state = new GatewayState({ config, metrics, store, forwarder, revisable, gauge, spill, window });
-  const loop = new ReleaseLoop(state, judge);
-  const responder = new Responder(state);
-  const metricsEndpoint = new MetricsEndpoint(state);
-  const intake = new Intake(state, responder);
+  const metricsEndpoint = new MetricsEndpoint(state, workers);
+  const intake = new Intake(state, responder, holder);
   metricsEndpoint.start();
   gauge.start();
-  loop.start();
 
   const { limits } = config;
   const server: Server = createServer(
@@ -101,7 +169,7 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
   server.maxConnections = limits.maxConnections;
   server.on('clientError', (_error, socket) => socket.destroy());
   const stopTimers = (): void => {
-    loop.stop();
+    engine.stopTimers();
     metricsEndpoint.stop();
     gauge.stop();
   };
@@ -113,15 +181,17 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     });
   }).catch(async (error: unknown) => {
     stopTimers();
+    await engine.end();
     await spill?.close();
     throw error;
   });
   const address = server.address() as AddressInfo;
   // What an earlier process left goes out first.
-  loop.recover();
+  engine.recover();
 
   const close = async (): Promise<void> => {
     state.closing = true;
+    engine.closing();
     stopTimers();
     const deadline = Date.now() + config.shutdown.timeoutMillis;
     const remaining = (): number => Math.max(0, deadline - Date.now());
@@ -133,9 +203,10 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     clearTimeout(cut);
     // With a persistent queue, a trace a refused sender may still bring a part of stays there unjudged: the next
     // start holds it for that sender. Without one, judging it now (at best incomplete) is all that is left.
-    await loop.drain(deadline, !spill || store.partsUntil <= Date.now());
+    await engine.drain(deadline, !spill || store.partsUntil <= Date.now());
     // Spans still held (the backlog never drained in time) are left like those queued upstream.
-    const left = (await forwarder.stop()) + store.spans;
+    const left = await engine.stop();
+    await engine.end();
     if (left > 0 && spill)
       diag.warn(
         `agent-incidents gateway: ${left} spans not delivered by shutdown.timeoutMillis, or held for refused senders, stay in ${spill.directory} for the next start`,
@@ -149,34 +220,17 @@ export async function createGateway(input: GatewayConfigInput): Promise<Gateway>
     await spill?.close();
   };
   let closed: Promise<void> | undefined;
-  return {
+  const gateway: Gateway = {
     url: `http://${config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host}:${address.port}`,
     config,
     metrics,
-    flush: () => loop.drain(Number.POSITIVE_INFINITY),
+    flush: () => engine.drain(Number.POSITIVE_INFINITY),
     close() {
       closed ??= close();
       return closed;
     },
   };
-}
-
-/** How traces are judged: the policy and sanitizer of the configuration, and what is remembered between passes. */
-function judgeOptions(config: GatewayConfig, revisable: RevisableTraces): TraceJudgeOptions {
-  try {
-    const policy = resolvePolicy(config.policy as PolicyInput);
-    const sanitizer = createSanitizer(config.sanitization as SanitizationOptions);
-    return {
-      policy,
-      sanitizer,
-      resources: new ResourceCache(sanitizer),
-      released: new ReleasedRuns(config.hold.maxHoldMillis),
-      revisable,
-    };
-  } catch (error) {
-    // resolvePolicy and createSanitizer name the bad option; it is a configuration error like any other.
-    throw new GatewayConfigError(`invalid gateway config at policy or sanitization: ${(error as Error).message}`);
-  }
+  return { gateway, pool };
 }
 
 /** The persistent queue of `persistence.directory`, locked for this process; undefined without one. */

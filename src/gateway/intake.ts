@@ -19,15 +19,15 @@ import {
 import type { BodyEncoding } from './decode-body.js';
 import { decodeBody } from './decode-body.js';
 import { decodedRequestBytes } from './decoded-size.js';
-import type { GatewayState } from './gateway-state.js';
+import type { GatewayState, StateParts } from './gateway-state.js';
 import { readBody } from './request-body.js';
-import type { SpillRecord } from './spill-log.js';
+import type { HeldRequest } from './spill-log.js';
 import { SpillLogFullError } from './spill-log.js';
 import { Turns } from './turns.js';
 
 /** Writes answers: counts each by status, and asks a closing gateway's clients to close their connection. */
 export class Responder {
-  constructor(private readonly state: GatewayState) {}
+  constructor(private readonly state: GatewayState<StateParts>) {}
 
   /** Answers with `status` and `body`. */
   answer(
@@ -41,6 +41,16 @@ export class Responder {
     const closing = this.state.closing ? { connection: 'close' } : {};
     response.writeHead(status, { 'content-type': type, ...closing, ...headers });
     response.end(body);
+  }
+
+  /** Answers `200` to an accepted request, in its encoding, with the spans it held that were rejected. */
+  accepted(response: ServerResponse, encoding: BodyEncoding, rejected: number): void {
+    const partial =
+      rejected > 0
+        ? { rejectedSpans: rejected, errorMessage: `${rejected} span(s) without ids or start time were rejected` }
+        : undefined;
+    if (encoding === 'protobuf') return this.answer(response, 200, encodeExportTraceResponse(partial), PROTOBUF_TYPE);
+    this.answer(response, 200, JSON.stringify(partial ? { partialSuccess: partial } : {}), JSON_TYPE);
   }
 
   /**
@@ -66,14 +76,21 @@ export class Responder {
   }
 }
 
+/** Where a body read and past the cheap refusals goes: decoded, checked and held, in process or in the workers. */
+export interface BodyHolder {
+  /** Decodes, checks and holds `body`, and answers; `endTurn` lets the next body in once the synchronous part is over. */
+  hold(encoding: BodyEncoding, body: Buffer, response: ServerResponse, endTurn: () => void): Promise<void>;
+}
+
 /** Takes OTLP/HTTP trace requests into a gateway's state. */
 export class Intake {
   /** Bodies are decoded one at a time, in the order they were read. */
   readonly #turns = new Turns();
 
   constructor(
-    private readonly state: GatewayState,
+    private readonly state: GatewayState<StateParts>,
     private readonly responder: Responder,
+    private readonly holder: BodyHolder,
   ) {}
 
   /** Handles one `POST /v1/traces`. Never throws for a bad request: it is answered. */
@@ -114,15 +131,23 @@ export class Intake {
     state.readingBytes += body.body.length;
     const done = await this.#turns.take();
     try {
-      await this.#hold(encoding, body.body, response, done);
+      await this.holder.hold(encoding, body.body, response, done);
     } finally {
       done();
       state.readingBytes -= body.body.length;
     }
   }
+}
+
+/** Holds bodies in this thread's trace store: the gateway without workers. */
+export class LocalHolder implements BodyHolder {
+  constructor(
+    private readonly state: GatewayState,
+    private readonly responder: Responder,
+  ) {}
 
   /** Decodes, checks and holds a body; `endTurn` lets the next body be decoded once the synchronous part is over. */
-  async #hold(encoding: BodyEncoding, body: Buffer, response: ServerResponse, endTurn: () => void): Promise<void> {
+  async hold(encoding: BodyEncoding, body: Buffer, response: ServerResponse, endTurn: () => void): Promise<void> {
     const { state, responder } = this;
     const { limits } = state.parts.config;
     const { metrics, store, forwarder, spill } = state.parts;
@@ -150,7 +175,7 @@ export class Intake {
     if (!admission.accept) return responder.refuse(response, admission.refusal);
     // The synchronous part is over: the next body may be decoded while this one is written.
     endTurn();
-    let record: SpillRecord | undefined;
+    let record: HeldRequest | undefined;
     if (spill && spans.length > 0) {
       try {
         // Written before it is acknowledged: accepted means delivered, a crash included.
@@ -164,12 +189,6 @@ export class Intake {
     const added = store.add(spans, Date.now(), record);
     metrics.spansReceived += added.added;
     metrics.spansDuplicate += added.duplicates;
-    const partial =
-      rejected > 0
-        ? { rejectedSpans: rejected, errorMessage: `${rejected} span(s) without ids or start time were rejected` }
-        : undefined;
-    if (encoding === 'protobuf')
-      return responder.answer(response, 200, encodeExportTraceResponse(partial), PROTOBUF_TYPE);
-    return responder.answer(response, 200, JSON.stringify(partial ? { partialSuccess: partial } : {}), JSON_TYPE);
+    responder.accepted(response, encoding, rejected);
   }
 }

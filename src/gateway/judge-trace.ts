@@ -1,3 +1,5 @@
+// Over 300 lines: judging a trace, judging a kept one again and the revision spans, kept together so that
+// a run's first verdict and its corrections are written by the same code.
 /**
  * Judges one received trace: folds its decoded spans with the fold core
  * (src/fold/), writes each verdict on the span that carries it, marks the
@@ -9,18 +11,22 @@ import { randomBytes } from 'node:crypto';
 import type { ConventionAdapter } from '../conventions/adapter.js';
 import type { AttributeRecord } from '../derive/incident-attributes.js';
 import { attemptVerdictAttributes, incidentAttributes, runSpanStatus } from '../derive/incident-attributes.js';
-import type { Policy } from '../derive/policy.js';
+import type { Policy, PolicyInput } from '../derive/policy.js';
+import { resolvePolicy } from '../derive/policy.js';
 import { foldTrace } from '../fold/fold-trace.js';
 import * as K from '../model/attributes.js';
 import type { Incident } from '../model/incident.js';
 import type { DecodedScope, DecodedSpan } from '../otlp/otlp-json-spans.js';
 import { spanViewOfDecoded } from '../otlp/otlp-json-spans.js';
-import type { Sanitizer } from '../sanitize/sanitizer.js';
+import type { SanitizationOptions, Sanitizer } from '../sanitize/sanitizer.js';
+import { createSanitizer } from '../sanitize/sanitizer.js';
 import { createTally } from '../sanitize/scrubber.js';
+import type { GatewayConfig } from './config.js';
+import { GatewayConfigError } from './config.js';
 import type { ForwardedSpan } from './forwarded-span.js';
 import { forwardedSpan } from './forwarded-span.js';
-import type { ReleasedRuns } from './released-runs.js';
-import type { ResourceCache } from './resource-cache.js';
+import { ReleasedRuns } from './released-runs.js';
+import { ResourceCache } from './resource-cache.js';
 import type { KeptTrace, RevisableTraces } from './revisable-traces.js';
 
 /** What the judge needs, set once for the gateway. */
@@ -37,6 +43,24 @@ export interface TraceJudgeOptions {
    * @default none
    */
   readonly revisable?: RevisableTraces;
+}
+
+/** How traces are judged: the policy and sanitizer of the configuration, and what is remembered between passes. */
+export function traceJudgeOptions(config: GatewayConfig, revisable: RevisableTraces): TraceJudgeOptions {
+  try {
+    const policy = resolvePolicy(config.policy as PolicyInput);
+    const sanitizer = createSanitizer(config.sanitization as SanitizationOptions);
+    return {
+      policy,
+      sanitizer,
+      resources: new ResourceCache(sanitizer),
+      released: new ReleasedRuns(config.hold.maxHoldMillis),
+      revisable,
+    };
+  } catch (error) {
+    // resolvePolicy and createSanitizer name the bad option; it is a configuration error like any other.
+    throw new GatewayConfigError(`invalid gateway config at policy or sanitization: ${(error as Error).message}`);
+  }
 }
 
 /** A corrected verdict: the run's new outcome and cause, as the revision span carries them. */

@@ -4,7 +4,7 @@
  */
 import type { IntervalHistogram } from 'node:perf_hooks';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { GatewayState } from './gateway-state.js';
+import type { GatewayState, StateParts } from './gateway-state.js';
 
 /** The Prometheus text exposition's content type. */
 export const METRICS_TYPE = 'text/plain; version=0.0.4';
@@ -13,7 +13,11 @@ export const METRICS_TYPE = 'text/plain; version=0.0.4';
 export class MetricsEndpoint {
   readonly #loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
 
-  constructor(private readonly state: GatewayState) {}
+  /** @param workers the gateway's worker threads (0: it folds in its own thread) */
+  constructor(
+    private readonly state: GatewayState<StateParts>,
+    private readonly workers = 0,
+  ) {}
 
   /** Starts measuring the event loop's delay. */
   start(): void {
@@ -38,6 +42,7 @@ export class MetricsEndpoint {
       eventLoopDelayP99Seconds: delay.count > 0 ? delay.percentile(99) / 1e9 : 0,
       eventLoopDelayMaxSeconds: delay.count > 0 ? delay.max / 1e9 : 0,
       requestsInHand: this.state.inHand,
+      workers: this.workers,
     });
     delay.reset();
     return page;

@@ -11,7 +11,7 @@ import type { ForwardedSpan } from './forwarded-span.js';
 import type { GatewayState } from './gateway-state.js';
 import type { TraceJudgeOptions } from './judge-trace.js';
 import { judgeKeptTrace, judgeTrace } from './judge-trace.js';
-import type { SpillRecord } from './spill-log.js';
+import type { HeldRequest } from './spill-log.js';
 
 /** Spans per upstream request: big enough to amortize HTTP, small enough to encode in a few milliseconds. */
 const FORWARD_BATCH_SPANS = 256;
@@ -128,7 +128,7 @@ export class ReleaseLoop {
     this.recover();
     // Folded traces go upstream together, in requests of up to FORWARD_BATCH_SPANS spans.
     let batch: ForwardedSpan[] = [];
-    let records: (SpillRecord | undefined)[] = [];
+    let records: (HeldRequest | undefined)[] = [];
     const now = Date.now();
     let slice = performance.now();
     // The forward backlog is bounded where it grows: no more is taken than it has room for; the rest stays held

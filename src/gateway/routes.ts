@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { diag } from '@opentelemetry/api';
-import type { GatewayState } from './gateway-state.js';
+import type { GatewayState, StateParts } from './gateway-state.js';
 import type { Intake, Responder } from './intake.js';
 import type { MetricsEndpoint } from './metrics-endpoint.js';
 import { METRICS_TYPE } from './metrics-endpoint.js';
@@ -29,7 +29,7 @@ export function route(method: string | undefined, url: string | undefined): Rout
 
 /** What the routes serve. */
 export interface RouteTargets {
-  readonly state: GatewayState;
+  readonly state: GatewayState<StateParts>;
   readonly intake: Intake;
   readonly responder: Responder;
   readonly metrics: MetricsEndpoint;

@@ -54,16 +54,40 @@ export interface SpillLogOptions {
   readonly fsync?: boolean;
 }
 
+/** The request a held span came in, told as its spans are delivered or dropped (a stored record, or its proxy). */
+export interface HeldRequest {
+  /** Marks `spans` (default 1) of the request done. */
+  release(spans?: number): void;
+}
+
 /** One stored request: released span by span as they are delivered. */
-export class SpillRecord {
+export class SpillRecord implements HeldRequest {
   /** Spans of the record not yet delivered or dropped. */
   pending: number;
   readonly #segment: Segment;
+  /** Where its body lies in its segment file. */
+  readonly #at: number;
+  readonly #length: number;
 
-  constructor(segment: Segment, spans: number) {
+  constructor(segment: Segment, spans: number, at: number, length: number) {
     this.#segment = segment;
     this.pending = spans;
+    this.#at = at;
+    this.#length = length;
     if (spans === 0) segment.recordDone();
+  }
+
+  /** The stored body, read back from its segment file (a worker that exited gets what it held again from here). */
+  async read(): Promise<Buffer> {
+    const file = await open(this.#segment.path, 'r');
+    try {
+      const body = Buffer.alloc(this.#length);
+      const { bytesRead } = await file.read(body, 0, this.#length, this.#at);
+      if (bytesRead !== this.#length) throw new Error(`segment ${this.#segment.path} ends inside a record`);
+      return body;
+    } finally {
+      await file.close();
+    }
   }
 
   /** Marks `spans` of the record done; the last one frees the record. */
@@ -127,8 +151,8 @@ function alive(pid: number): boolean {
 const OPENED = new Set<string>();
 
 /** Parses the records of one segment file, stopping at the first torn or corrupt one. */
-function parseSegment(data: Buffer): { type: SpillBodyType; body: Buffer }[] {
-  const records: { type: SpillBodyType; body: Buffer }[] = [];
+function parseSegment(data: Buffer): { type: SpillBodyType; body: Buffer; at: number }[] {
+  const records: { type: SpillBodyType; body: Buffer; at: number }[] = [];
   let pos = 0;
   while (pos + HEADER_BYTES <= data.length) {
     if (data.readUInt32BE(pos) !== MAGIC) break;
@@ -139,7 +163,7 @@ function parseSegment(data: Buffer): { type: SpillBodyType; body: Buffer }[] {
     if (type === undefined || end > data.length) break;
     const body = data.subarray(pos + HEADER_BYTES, end);
     if (crc32(body) !== checksum) break;
-    records.push({ type, body });
+    records.push({ type, body, at: pos + HEADER_BYTES });
     pos = end;
   }
   return records;
@@ -236,7 +260,11 @@ export class SpillLog implements SegmentOwner {
     const records = parseSegment(data);
     segment.records = records.length;
     segment.maybeFree();
-    return records.map(({ type, body }) => ({ type, body, admit: (spans: number) => new SpillRecord(segment, spans) }));
+    return records.map(({ type, body, at }) => ({
+      type,
+      body,
+      admit: (spans: number) => new SpillRecord(segment, spans, at, body.length),
+    }));
   }
 
   /**
@@ -288,7 +316,7 @@ export class SpillLog implements SegmentOwner {
     active.segment.bytes += size;
     this.#bytes += size;
     active.segment.records += 1;
-    return new SpillRecord(active.segment, spans);
+    return new SpillRecord(active.segment, spans, at + HEADER_BYTES, body.length);
   }
 
   async #startSegment(): Promise<{ segment: Segment; file: FileHandle }> {

@@ -11,7 +11,7 @@ import type { ConventionAdapter } from '../conventions/adapter.js';
 import type { DecodedSpan } from '../otlp/otlp-json-spans.js';
 import { parentIsRemote } from '../otlp/otlp-json-spans.js';
 import { decodedSpanBytes } from './decoded-size.js';
-import type { SpillRecord } from './spill-log.js';
+import type { HeldRequest } from './spill-log.js';
 
 /** Bounds of the store. */
 export interface TraceStoreLimits {
@@ -28,7 +28,7 @@ export interface TraceStoreTiming {
 interface HeldTrace {
   readonly spans: DecodedSpan[];
   /** The stored request of each span (parallel to `spans`), when the gateway persists. */
-  readonly records: (SpillRecord | undefined)[];
+  readonly records: (HeldRequest | undefined)[];
   readonly ids: Set<string>;
   bytes: number;
   readonly firstSeen: number;
@@ -80,7 +80,7 @@ function waitsForRun(
 export interface TakenTrace {
   readonly spans: DecodedSpan[];
   /** Parallel to `spans`. */
-  readonly records: (SpillRecord | undefined)[];
+  readonly records: (HeldRequest | undefined)[];
   /** Taken before a sender refused with a retryable status can be back: a part of it may still come. */
   readonly partsMayStillCome: boolean;
 }
@@ -164,7 +164,7 @@ export class TraceStore {
    * whose trace already holds its span id is a duplicate (a sender's retry):
    * it is not held twice, and its share of the record is released.
    */
-  add(spans: readonly DecodedSpan[], now: number, record?: SpillRecord): AddResult {
+  add(spans: readonly DecodedSpan[], now: number, record?: HeldRequest): AddResult {
     let duplicates = 0;
     for (const span of spans) {
       let held = this.#traces.get(span.traceId);

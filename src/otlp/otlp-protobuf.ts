@@ -275,13 +275,16 @@ function decodeResourceSpans(r: Reader, end: number): ResourceSpansJson {
  * span). Unknown fields are skipped; invalid UTF-8 becomes U+FFFD.
  *
  * `options.maxItems` (default unlimited) bounds the spans, events, links,
- * attributes and values decoded: past it a {@link ProtobufItemLimitError}.
+ * attributes and values decoded: past it a {@link ProtobufItemLimitError}; `options.tally.items` says how many.
  *
  * @throws {ProtobufDecodeError} on malformed input (truncation, bad wire type,
  * over-long length or varint, field number 0, unmatched groups, AnyValue
  * nested deeper than 32), and on input that is not a Uint8Array. Nothing else.
  */
-export function decodeExportTraceRequest(bytes: Uint8Array, options: { readonly maxItems?: number } = {}): unknown {
+export function decodeExportTraceRequest(
+  bytes: Uint8Array,
+  options: { readonly maxItems?: number; readonly tally?: { items: number } } = {},
+): unknown {
   if (!(bytes instanceof Uint8Array)) throw new ProtobufDecodeError('input is not a Uint8Array at byte 0', 0);
   const r = new Reader(bytes, options.maxItems);
   const end = bytes.length;
@@ -292,5 +295,6 @@ export function decodeExportTraceRequest(bytes: Uint8Array, options: { readonly 
     if (tag === ((1 << 3) | LEN)) request.resourceSpans.push(decodeResourceSpans(r, r.limit(end)));
     else r.skip(tag, end, at);
   }
+  if (options.tally) options.tally.items = r.items;
   return request;
 }

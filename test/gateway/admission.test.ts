@@ -10,6 +10,7 @@ import {
   roomFor,
   undecodableBody,
   unpersisted,
+  workerExited,
   unreadableBody,
 } from '../../src/gateway/admission.js';
 
@@ -331,5 +332,9 @@ describe('the refusals of bodies that cannot be read, decoded or stored', () => 
     },
   ])('$name', ({ refusal, expected }) => {
     expect(refusal).toMatchObject({ holdForSender: false, ...expected });
+  });
+
+  it('answers a request whose worker exited while decoding it with 503, holding traces for its sender', () => {
+    expect(workerExited(0)).toMatchObject({ status: 503, reason: 'busy', holdForSender: true, spans: 0 });
   });
 });

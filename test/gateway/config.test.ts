@@ -8,7 +8,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayConfigError, loadGatewayConfig, resolveGatewayConfig } from '../../src/gateway/config.js';
+import {
+  defaultWorkers,
+  GatewayConfigError,
+  loadGatewayConfig,
+  resolveGatewayConfig,
+  workersOf,
+} from '../../src/gateway/config.js';
 
 const ENDPOINT = 'http://127.0.0.1:4318/v1/traces';
 
@@ -135,3 +141,27 @@ describe('loadGatewayConfig', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('workers', () => {
+  it.each([
+    [1, 1],
+    [2, 1],
+    [8, 7],
+  ])('runs, unset, one worker per core less the intake’s: %i cores, %i workers', (cores, workers) => {
+    expect(defaultWorkers(cores)).toBe(workers);
+  });
+
+  it.each([
+    [0, 0],
+    [3, 3],
+    [undefined, defaultWorkers()],
+  ])('takes workers: %s as %i', (workers, expected) => {
+    expect(workersOf(resolveGatewayConfig({ upstream: { endpoint: ENDPOINT }, workers }))).toBe(expected);
+  });
+
+  it.each([[-1], [1.5], [257]])('refuses workers: %s, naming the key', (workers) => {
+    expect(() => resolveGatewayConfig({ upstream: { endpoint: ENDPOINT }, workers })).toThrow(
+      /invalid gateway config at workers/,
+    );
+  });
+});

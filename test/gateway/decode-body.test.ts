@@ -91,6 +91,20 @@ describe('decodeBody', () => {
     expect(decodeBody('protobuf', body, 1_000)).toMatchObject({ ok: true, rejected: 0 });
   });
 
+  it('counts the items a protobuf body held, as maxItems counts them (0 for JSON)', () => {
+    const many = Array.from({ length: 5 }, (_, i) => decodedSpan(TRACE, `${i + 1}`.padStart(16, '0')));
+    const tally = { items: 0 };
+    decodeBody('protobuf', Buffer.from(encodeTraceRequestProtobuf(encodableSpansOf(many))), 1_000, tally);
+    expect(tally.items).toBeGreaterThanOrEqual(5);
+    const limit = tally.items;
+    expect(
+      decodeBody('protobuf', Buffer.from(encodeTraceRequestProtobuf(encodableSpansOf(many))), limit),
+    ).toMatchObject({ ok: true });
+    const json = { items: 7 };
+    decodeBody('json', Buffer.from('{}'), 1_000, json);
+    expect(json.items).toBe(7);
+  });
+
   it('refuses JSON attribute values nested past the bound with 400', () => {
     const span = { ...rawSpan(TRACE, '1'.repeat(16)), attributes: [{ key: 'deep', value: nested(100) }] };
     expect(decodeBody('json', jsonBody([span]), 1_000)).toEqual({

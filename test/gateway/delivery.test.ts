@@ -206,6 +206,8 @@ describe('accepted means delivered', () => {
     // ones would be refused (this test failed that way under load: 8 accepted).
     const clock = freezeDate();
     const gateway = await gatewayTo(port, {
+      // Folded in this thread (workers: 0): the test's frozen clock reaches this thread only, not a worker's.
+      workers: 0,
       limits: { maxForwardBacklogSpans: 8, upstreamFailingAttempts: 1_000 },
       shutdown: { timeoutMillis: 1_000 },
       hold: { decisionWaitMillis: 2_000 },
@@ -389,6 +391,8 @@ describe('accepted means delivered', () => {
     const upstream = await upstreamOn();
     // A decision wait longer than the stall below, so the run is not already judged when the refusal comes.
     const gateway = await gatewayTo(upstream.port, {
+      // Folded in this thread (workers: 0): the test's frozen clock reaches this thread only, not a worker's.
+      workers: 0,
       hold: { decisionWaitMillis: 400, maxHoldMillis: 60_000, tickMillis: 10 },
       limits: { retryAfterSeconds: 1, maxEventLoopDelayMillis: 60 },
     });
@@ -466,6 +470,8 @@ describe('accepted means delivered', () => {
     const upstream = await upstreamOn();
     const directory = scratch();
     const first = await gatewayTo(upstream.port, {
+      // Folded in this thread (workers: 0): the test's frozen clock reaches this thread only, not a worker's.
+      workers: 0,
       hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 2_000 },
       limits: { retryAfterSeconds: 1 },
       persistence: { directory, maxBytes: 1_500 },
@@ -477,6 +483,8 @@ describe('accepted means delivered', () => {
     await first.close();
     // The next process waits for no one of its own (no backoff), but the refused sender may still bring a part.
     const second = await gatewayTo(upstream.port, {
+      // Folded in this thread (workers: 0): the test's frozen clock reaches this thread only, not a worker's.
+      workers: 0,
       hold: { decisionWaitMillis: 0, maxHoldMillis: 60_000, tickMillis: 10, refusedSenderBackoffMillis: 0 },
       persistence: { directory, maxBytes: 1_000_000 },
     });

@@ -126,12 +126,45 @@ describe('GatewayMetrics', () => {
   it('declares every family once, counters as counters and gauges as gauges, each with a HELP', () => {
     const page = new GatewayMetrics().render(HELD);
     const declared = types(page);
-    // 16 counters (10 plain, 6 by label) and 9 gauges.
-    expect([...declared.values()].filter((t) => t === 'counter')).toHaveLength(16);
-    expect([...declared.values()].filter((t) => t === 'gauge')).toHaveLength(9);
+    // 17 counters (11 plain, worker restarts among them; 6 by label) and 10 gauges (the workers among them).
+    expect([...declared.values()].filter((t) => t === 'counter')).toHaveLength(17);
+    expect([...declared.values()].filter((t) => t === 'gauge')).toHaveLength(10);
     for (const [name, type] of declared) {
       expect(type).toBe(name.endsWith('_total') ? 'counter' : 'gauge');
       expect(page.split('\n').filter((line) => line.startsWith(`# HELP ${name} `))).toHaveLength(1);
     }
+  });
+});
+
+describe('GatewayMetrics across threads', () => {
+  it('adds what a worker counted between two snapshots, labelled counters included, and keeps what an exited one counted', () => {
+    const intake = new GatewayMetrics();
+    intake.request(200);
+    const worker = new GatewayMetrics();
+    worker.spansForwarded = 5;
+    worker.dropped('upstream_rejected', 2);
+    worker.run('success', undefined);
+    const first = worker.snapshot();
+    intake.addDifference(undefined, first);
+    worker.spansForwarded += 3;
+    worker.dropped('upstream_rejected', 1);
+    intake.addDifference(first, worker.snapshot());
+    // A successor starts from nothing: what it counts adds to what its predecessor counted.
+    const successor = new GatewayMetrics();
+    successor.spansForwarded = 1;
+    intake.addDifference(undefined, successor.snapshot());
+    expect(intake.spansForwarded).toBe(9);
+    expect(Object.fromEntries(intake.droppedSpans)).toEqual({ upstream_rejected: 3 });
+    expect(intake.runs.size).toBe(1);
+    expect(Object.fromEntries(intake.requests)).toEqual({ '200': 1 });
+  });
+
+  it('serves the worker restarts and the workers', () => {
+    const metrics = new GatewayMetrics();
+    metrics.workerRestarts = 2;
+    const page = samples(metrics.render({ ...HELD, workers: 3 }));
+    expect(page.get('agent_incidents_gateway_worker_restarts_total')).toBe(2);
+    expect(page.get('agent_incidents_gateway_workers')).toBe(3);
+    expect(samples(metrics.render(HELD)).get('agent_incidents_gateway_workers')).toBe(0);
   });
 });

@@ -161,3 +161,20 @@ describe('the persistent queue', () => {
     await taken.close();
   });
 });
+
+describe('a stored record read back', () => {
+  it('gives its body from its segment, appended now or read back at start', async () => {
+    const dir = scratch();
+    const first = SpillLog.open({ directory: dir });
+    await first.append('json', body('one'), 1);
+    const record = await first.append('protobuf', body('second body'), 2);
+    expect((await record.read()).toString()).toBe('second body');
+    await first.close();
+    const second = SpillLog.open({ directory: dir });
+    const recovered = second.recoverNext() ?? [];
+    expect(recovered.map((r) => r.body.toString())).toEqual(['one', 'second body']);
+    const again = recovered[1]!.admit(2);
+    expect((await again.read()).toString()).toBe('second body');
+    await second.close();
+  });
+});

@@ -100,6 +100,8 @@ describe('a trace with no agent run in it', () => {
       listen: { port: 0 },
       upstream: { endpoint: upstream.endpoint },
       hold: { decisionWaitMillis: 100, maxHoldMillis: 600_000, tickMillis: 10 },
+      // Folded in this thread (workers: 0): the test's frozen clock reaches this thread only, not a worker's.
+      workers: 0,
     });
     // The gateway's clock moves only when the test moves it: the hold it sees is exactly the one given.
     const clock = freezeDate();
@@ -116,6 +118,8 @@ describe('a trace with no agent run in it', () => {
       listen: { port: 0 },
       upstream: { endpoint: upstream.endpoint },
       hold: { decisionWaitMillis: 100, maxHoldMillis: 1_500, tickMillis: 10 },
+      // Folded in this thread (workers: 0): the test's frozen clock reaches this thread only, not a worker's.
+      workers: 0,
     });
     // The gateway's clock moves only when the test moves it: the hold it sees is exactly the one given.
     const clock = freezeDate();

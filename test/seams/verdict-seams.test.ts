@@ -32,10 +32,11 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-async function startGateway(hold: Partial<NonNullable<GatewayConfigInput['hold']>> = {}) {
+async function startGateway(hold: Partial<NonNullable<GatewayConfigInput['hold']>> = {}, workers?: number) {
   upstream = await startUpstream();
   gateway = await createGateway({
     listen: { host: '127.0.0.1', port: 0 },
+    workers,
     hold: { decisionWaitMillis: 50, maxHoldMillis: 60_000, tickMillis: 20, ...hold },
     upstream: { endpoint: upstream.endpoint },
   });
@@ -360,7 +361,8 @@ describe('5. a run span that reaches the gateway after its parts is not judged a
     ['while the gateway still holds its parts', 60_000],
     ['after its parts were judged without it', 150],
   ])('%s', async (_when, maxHoldMillis) => {
-    const { gateway } = await startGateway({ maxHoldMillis });
+    // Folded in this thread (workers: 0): the test's frozen clock reaches this thread only, not a worker's.
+    const { gateway } = await startGateway({ maxHoldMillis }, 0);
     const { exporter, tracer } = rawPipeline();
     const inProcess = nestedRun(tracer);
     const parentSpan = exporter.spans.find((s) => s.name === 'invoke_agent planner')!;
