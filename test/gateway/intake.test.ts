@@ -21,9 +21,10 @@ import { resolveGatewayConfig } from '../../src/gateway/config.js';
 import { Forwarder } from '../../src/gateway/forwarder.js';
 import { GatewayMetrics } from '../../src/gateway/gateway-metrics.js';
 import { GatewayState } from '../../src/gateway/gateway-state.js';
-import { Intake, Responder } from '../../src/gateway/intake.js';
+import { Intake, LocalHolder, Responder } from '../../src/gateway/intake.js';
 import { LoadGauge } from '../../src/gateway/load-gauge.js';
 import { RevisableTraces } from '../../src/gateway/revisable-traces.js';
+import type { SpillRecord } from '../../src/gateway/spill-log.js';
 import { SpillLog } from '../../src/gateway/spill-log.js';
 import { TraceStore } from '../../src/gateway/trace-store.js';
 import { encodableSpansOf } from '../../src/otlp/encodable-of-decoded.js';
@@ -60,7 +61,9 @@ async function intakeOn(config: Config = {}, persistent = false) {
     spill,
     window: undefined,
   });
-  const intake = new Intake(state, new Responder(state));
+  const responder = new Responder(state);
+  // One thread (workers: 0): this intake holds what it accepts itself.
+  const intake = new Intake(state, responder, new LocalHolder(state, responder));
   const server = createServer((request, response) => void intake.receive(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanups.push(async () => {
@@ -165,7 +168,7 @@ describe('what the intake accepts', () => {
     // One record: a 13-byte header and the body.
     expect(spill!.bytes).toBe(13 + body.length);
     const [trace] = state.parts.store.takeReady(Date.now(), true);
-    expect(trace!.records.map((r) => r?.pending)).toEqual([2, 2]);
+    expect(trace!.records.map((r) => (r as SpillRecord | undefined)?.pending)).toEqual([2, 2]);
     expect(trace!.records[0]).toBe(trace!.records[1]);
   });
 });
