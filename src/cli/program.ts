@@ -284,9 +284,12 @@ export function createProgram(): Command {
     .requiredOption('--config <file>', 'gateway configuration (YAML), see docs/gateway.md')
     .exitOverride()
     .action(async (opts: { config: string }) => {
-      const [{ GatewayConfigError, loadGatewayConfig }, { createGateway }, { SpillLogLockedError }] = await Promise.all(
-        [import('../gateway/config.js'), import('../gateway/gateway.js'), import('../gateway/spill-log.js')],
-      );
+      const [{ GatewayConfigError, loadGatewayConfig, workersOf }, { createGateway }, { SpillLogLockedError }] =
+        await Promise.all([
+          import('../gateway/config.js'),
+          import('../gateway/gateway.js'),
+          import('../gateway/spill-log.js'),
+        ]);
       let gateway;
       // Drops (with their trace ids), upstream failures and persistence errors, as JSON lines on stderr.
       logDiagToStderr();
@@ -300,7 +303,7 @@ export function createProgram(): Command {
         throw error;
       }
       process.stderr.write(
-        `agent-incidents gateway: listening on ${gateway.url}/v1/traces, forwarding to ${gateway.config.upstream.endpoint}\n`,
+        `agent-incidents gateway: listening on ${gateway.url}/v1/traces, forwarding to ${gateway.config.upstream.endpoint}, ${workersOf(gateway.config)} worker thread(s)\n`,
       );
       await new Promise<void>((resolve) => {
         const stop = (): void => {

@@ -13,7 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../../src/gateway/config.js';
 import type { Gateway } from '../../src/gateway/gateway.js';
 import { startGateway } from '../../src/gateway/gateway.js';
-import type { ShardPool } from '../../src/gateway/shard-pool.js';
+import { resolveGatewayConfig } from '../../src/gateway/config.js';
+import { GatewayMetrics } from '../../src/gateway/gateway-metrics.js';
+import { ShardPool } from '../../src/gateway/shard-pool.js';
 import { partOfTraceIdHex } from '../../src/gateway/trace-router.js';
 import { encodableSpansOf } from '../../src/otlp/encodable-of-decoded.js';
 import { encodeTraceRequestProtobuf } from '../../src/otlp/otlp-encode.js';
@@ -235,5 +237,37 @@ describe('a gateway with workers', () => {
       expect(gateway.metrics.droppedSpans.get('worker_exited')).toBe(held);
       expect(logged.some((line) => line.includes(`${held} spans held by worker ${victim} are dropped`))).toBe(true);
     }
+  });
+});
+
+describe('a worker that cannot start', () => {
+  it('is started again after a doubling backoff, never in a loop, and a request meanwhile gets 503', async () => {
+    const metrics = new GatewayMetrics();
+    const config = resolveGatewayConfig({ upstream: { endpoint: 'http://127.0.0.1:1/v1/traces' } });
+    const pool = new ShardPool({
+      config,
+      metrics,
+      spill: undefined,
+      workers: 1,
+      entry: new URL('./no-such-worker.mjs', import.meta.url),
+    });
+    diag.setLogger(
+      {
+        error: () => undefined,
+        warn: () => undefined,
+        info: () => undefined,
+        debug: () => undefined,
+        verbose: () => undefined,
+      },
+      DiagLogLevel.ERROR,
+    );
+    pool.start();
+    const started = performance.now();
+    await waitFor(() => metrics.workerRestarts >= 4, { what: 'four restarts', timeoutMs: 10_000 });
+    // 50, 100 and 200 ms of backoff at least between the first four exits.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(350);
+    const [staged] = await pool.stage([{ body: new Uint8Array([0]), spans: 1 }], 'protobuf', 10);
+    expect(staged?.part).toMatchObject({ ok: false, status: 503 });
+    await pool.terminate();
   });
 });
