@@ -12,7 +12,7 @@
 
 // The span processor and its options.
 export { IncidentSpanProcessor } from './sdk/incident-span-processor.js';
-export type { IncidentProcessorStats } from './sdk/incident-span-processor.js';
+export type { IncidentProcessorStats } from './sdk/processor-stats.js';
 export type {
   SdkAttributes,
   SdkLink,

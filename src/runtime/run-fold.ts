@@ -84,6 +84,25 @@ export class RunFold {
     return this.#final;
   }
 
+  /**
+   * Starts a child span of the run with `startSpan`, as recorded (so that a span processor takes this
+   * fold rather than folding it again), and tracks its view, with the links it started with.
+   */
+  startChild(
+    startSpan: () => Span,
+    span: {
+      readonly name: string;
+      readonly attributes: Attributes;
+      readonly startMillis: number;
+      readonly links: readonly Link[];
+    },
+  ): { readonly span: Span; readonly view: RecordedView } {
+    const started = startRecorded(this.recording, startSpan);
+    const view = this.track(started, span.name, span.attributes, span.startMillis);
+    view.addLinks(span.links);
+    return { span: started, view };
+  }
+
   /** Starts tracking the view of a child span of the run. */
   track(span: Span, name: string, attributes: Attributes, startMillis: number): RecordedView {
     const view = new RecordedView(

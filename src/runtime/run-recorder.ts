@@ -51,7 +51,6 @@ import { RunFold } from './run-fold.js';
 import { RunLedger } from './run-ledger.js';
 import type { RunRecorderOptions } from './run-options.js';
 import { addLinkAfterStart, nameOf, startMillisOf } from './span-access.js';
-import { startRecorded } from '../fold/recorded-spans.js';
 import type { ToolRecorder } from './tool-recorder.js';
 import { newToolRecorder } from './tool-recorder.js';
 
@@ -150,21 +149,16 @@ export class RunRecorder implements RecoverableRun {
     const attributes = attemptAttributesOf({ number, providerName, model, retryOf: retryLink?.number });
     const startMillis = this.#clock();
     const name = attemptNameOf(model);
-    // Started as recorded, so that a span processor takes this fold rather than folding the span again.
-    const span = startRecorded(this.#fold.recording, () =>
-      this.#tracer.startSpan(
-        name,
-        {
-          kind: SpanKind.CLIENT,
-          attributes,
-          links: retryLink ? [retryLink.link] : [],
-          startTime: toHrTime(startMillis),
-        },
-        this.context,
-      ),
+    const links = retryLink ? [retryLink.link] : [];
+    const { span, view } = this.#fold.startChild(
+      () =>
+        this.#tracer.startSpan(
+          name,
+          { kind: SpanKind.CLIENT, attributes, links, startTime: toHrTime(startMillis) },
+          this.context,
+        ),
+      { name, attributes, startMillis, links },
     );
-    const view = this.#fold.track(span, name, attributes, startMillis);
-    if (retryLink) view.addLinks([retryLink.link]);
     this.#ledger.attemptStarted({ key: view.spanId, number, startMillis, spanContext: span.spanContext() });
     const attempt = newAttemptRecorder(this.#channel, span, view, number, true);
     if (options.boundary) attempt.recordBoundary(options.boundary);
@@ -242,21 +236,16 @@ export class RunRecorder implements RecoverableRun {
     });
     const startMillis = this.#clock();
     const name = toolNameOf(options.name);
-    // Started as recorded, so that a span processor takes this fold rather than folding the span again.
-    const span = startRecorded(this.#fold.recording, () =>
-      this.#tracer.startSpan(
-        name,
-        {
-          kind: SpanKind.INTERNAL,
-          attributes,
-          startTime: toHrTime(startMillis),
-          links: options.attempt ? [{ context: options.attempt.span.spanContext() }] : [],
-        },
-        this.context,
-      ),
+    const links = options.attempt ? [{ context: options.attempt.span.spanContext() }] : [];
+    const { span, view } = this.#fold.startChild(
+      () =>
+        this.#tracer.startSpan(
+          name,
+          { kind: SpanKind.INTERNAL, attributes, startTime: toHrTime(startMillis), links },
+          this.context,
+        ),
+      { name, attributes, startMillis, links },
     );
-    const view = this.#fold.track(span, name, attributes, startMillis);
-    if (options.attempt) view.addLinks([{ context: options.attempt.span.spanContext() }]);
     const tool = newToolRecorder(this.#channel, span, view, true);
     this.#fold.toolActivity();
     return tool;

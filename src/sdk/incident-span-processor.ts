@@ -26,31 +26,12 @@ import type { SanitizableSpan } from '../sanitize/sanitize-span.js';
 import { redactSpanInPlace, sanitizeSpanInPlace } from '../sanitize/sanitize-span.js';
 import type { AdoptedRun } from './adopted-runs.js';
 import { AdoptedRuns } from './adopted-runs.js';
+import type { IncidentProcessorStats } from './processor-stats.js';
+import { runMetricAttributes } from './run-metric-attributes.js';
 import type { SdkReadableSpan, SdkSpan, SdkSpanProcessor } from './sdk-span.js';
+import type { WrittenAttributes } from './written-attributes.js';
+import { writeAttributes } from './written-attributes.js';
 import { hrTimeToMillis, spanViewOf } from './span-view-of.js';
-
-/** Counters of the processor's own behaviour, for tests and health checks. */
-export interface IncidentProcessorStats {
-  /** Runs currently tracked. */
-  readonly openRuns: number;
-  /** Spans currently indexed (runs and their open descendants). */
-  readonly trackedSpans: number;
-  /** Runs whose facts were dropped because `maxOpenRuns` was reached. */
-  readonly evictedRuns: number;
-  /** Run spans the processor ended itself (age limit, flush, shutdown). */
-  readonly runsFinalizedOpen: number;
-  /** Runs whose incident was written. */
-  readonly runsFinished: number;
-  /** Internal errors caught in hooks (each hook reports its first through `diag`). */
-  readonly internalErrors: number;
-  /**
-   * Runs whose verdict the processor took from the `RunRecorder` that recorded
-   * them, without folding their spans again (docs/attributes.md#fold-once).
-   */
-  readonly runsAdopted: number;
-  /** Adopted runs given back to the processor's own fold (a span the recorder did not record, …). */
-  readonly runsGivenBack: number;
-}
 
 /**
  * A `SpanProcessor` that adds incident attributes (docs/attributes.md) to agent run
@@ -213,8 +194,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
 
   #start(span: SdkSpan, parentContext: Context | undefined): void {
     const now = Date.now();
-    const oldest = this.#oldestTrackedMillis();
-    if (oldest !== undefined && now - oldest > this.#options.maxRunAgeMillis) this.#sweep(now);
+    if (now - this.#oldestTrackedMillis() > this.#options.maxRunAgeMillis) this.#sweep(now);
     const evicted = this.#evictedRuns();
     const parentSpanId = span.parentSpanContext?.spanId;
     const start: SpanStart = {
@@ -228,7 +208,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
     const adoptedParent = this.#adopted.runOf(parentSpanId);
     if (adoptedParent) {
       if (this.#adopted.join(adoptedParent, span, start, recording)) return;
-      this.#giveBack(adoptedParent);
+      this.#adopted.giveBack(adoptedParent, this.#folder);
     } else {
       if (parentSpanId !== undefined && !this.#folder.isTracked(parentSpanId))
         this.#lateRun(parentSpanId, parentContext);
@@ -255,24 +235,18 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
   }
 
   #warnOnFirstEviction(evictedBefore: number): void {
-    if (evictedBefore === 0 && this.#evictedRuns() > 0) {
-      diag.warn(
-        `IncidentSpanProcessor: maxOpenRuns (${this.#options.maxOpenRuns}) reached; dropping the facts of the oldest runs (their spans are still exported). Further evictions are counted, not logged.`,
-      );
-    }
+    if (evictedBefore > 0 || this.#evictedRuns() === 0) return;
+    diag.warn(
+      `IncidentSpanProcessor: maxOpenRuns (${this.#options.maxOpenRuns}) reached; dropping the facts of the oldest runs (their spans are still exported). Further evictions are counted, not logged.`,
+    );
   }
 
-  /** When the run tracked longest began to be tracked, adopted or not. */
-  #oldestTrackedMillis(): number | undefined {
-    const folded = this.#folder.oldestRun()?.trackedMillis;
-    const adopted = this.#adopted.oldest()?.trackedMillis;
-    if (folded === undefined) return adopted;
-    return adopted === undefined ? folded : Math.min(folded, adopted);
-  }
-
-  /** Gives an adopted run back to the processor's fold: its spans so far are folded here, in order. */
-  #giveBack(run: AdoptedRun): void {
-    this.#adopted.giveBack(run, this.#folder);
+  /** When the run tracked longest began to be tracked, adopted or not (infinity with none). */
+  #oldestTrackedMillis(): number {
+    return Math.min(
+      this.#folder.oldestRun()?.trackedMillis ?? Infinity,
+      this.#adopted.oldest()?.trackedMillis ?? Infinity,
+    );
   }
 
   /**
@@ -300,7 +274,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
     if (adopted) {
       const recorded = recordedSpanOf(span);
       if (this.#adopted.end(adopted, span, spanId, recorded)) return this.#written(span, recorded?.folded);
-      this.#giveBack(adopted);
+      this.#adopted.giveBack(adopted, this.#folder);
     }
     if (this.#folder.isRun(spanId)) this.#cutOpenSpans(spanId, span);
     return this.#written(span, this.#folder.end(spanViewOf(span), span));
@@ -347,18 +321,11 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
       description: 'Finished agent runs, by incident outcome and cause.',
       unit: '{run}',
     });
-    const attributes: Record<string, string> = { [K.ATTR_INCIDENT_OUTCOME]: incident.outcome };
-    if (incident.outcome !== 'success') {
-      if (incident.cause) attributes[K.ATTR_INCIDENT_CAUSE] = incident.cause;
-      if (incident.phase) attributes[K.ATTR_INCIDENT_PHASE] = incident.phase;
-      if (incident.retrySafety) attributes[K.ATTR_INCIDENT_RETRY_SAFETY] = incident.retrySafety;
-    }
-    // The action is a closed list; the strategy name is left out, as the runtime names it.
-    if (incident.recovery) attributes[K.ATTR_INCIDENT_RECOVERY_ACTION] = incident.recovery.action;
-    const provider = span.attributes[GEN_AI.PROVIDER_NAME];
-    if (typeof provider === 'string') {
-      attributes[GEN_AI.PROVIDER_NAME] = this.#options.metricProviderNames.has(provider) ? provider : '_OTHER';
-    }
+    const attributes = runMetricAttributes(
+      incident,
+      span.attributes[GEN_AI.PROVIDER_NAME],
+      this.#options.metricProviderNames,
+    );
     this.#counter.add(1, attributes);
   }
 
@@ -394,7 +361,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
 
   #sweep(now: number): void {
     for (const run of this.#adopted.all()) {
-      if (now - run.trackedMillis > this.#options.maxRunAgeMillis) this.#giveBack(run);
+      if (now - run.trackedMillis > this.#options.maxRunAgeMillis) this.#adopted.giveBack(run, this.#folder);
     }
     for (const { handle, spanId } of this.#folder.runsOlderThan(now, this.#options.maxRunAgeMillis)) {
       if (this.#folder.isRun(spanId)) this.#finalizeOpen(handle, spanId);
@@ -403,7 +370,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
 
   #finalizeAll(): void {
     // The processor ends these runs itself, so it folds them itself.
-    for (const run of this.#adopted.all()) this.#giveBack(run);
+    for (const run of this.#adopted.all()) this.#adopted.giveBack(run, this.#folder);
     // Oldest first: a parent run finalizes its still-open nested runs itself.
     for (const { handle, spanId } of this.#folder.openRunHandles()) {
       if (this.#folder.isRun(spanId)) this.#finalizeOpen(handle, spanId);
@@ -429,28 +396,4 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
       );
     }
   }
-}
-
-/** Attributes a verdict writes on its span, and a key it removes. */
-interface WrittenAttributes {
-  readonly set: Record<string, unknown>;
-  readonly remove?: string;
-}
-
-/**
- * Writes attributes into the ending span (and removes `remove`). Incident keys
- * must survive the span's attribute count limit (new keys past it are silently
- * dropped by `setAttribute`), so they bypass it; they are few and bounded. The
- * span gets a new map rather than keys added one by one or deleted: past about
- * a dozen keys added that way, or after a `delete`, V8 makes the map a slow
- * dictionary, which the exporter then reads.
- */
-function writeAttributes(span: SdkSpan, attributes: Record<string, unknown>, remove?: string): void {
-  let current = span.attributes as Record<string, unknown>;
-  if (remove !== undefined && Object.hasOwn(current, remove)) {
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the rest pattern is how the key is left out
-    const { [remove]: _removed, ...rest } = current;
-    current = rest;
-  }
-  (span as { attributes: Record<string, unknown> }).attributes = { ...current, ...attributes };
 }
