@@ -40,7 +40,6 @@ export class RunFold {
   readonly context: Context;
   readonly #session: FoldSession;
   readonly #runSpan: Span;
-  readonly #policy: Policy;
   /** How the spans this run starts are folded: start each with `startRecorded(recording, …)`. */
   readonly recording: Recording;
   /** Views of the child spans recorded, by their OpenTelemetry span. */
@@ -54,7 +53,6 @@ export class RunFold {
     // A run started under another run's context is nested in it: it joins that fold.
     const place = sessionIn(run.parent);
     this.#session = place?.session ?? new FoldSession();
-    this.#policy = run.policy;
     this.recording = { session: this.#session, policy: run.policy, adapters: ADAPTERS, top: false };
     this.#runSpan = startRecorded(place ? this.recording : { ...this.recording, top: true }, run.startSpan);
     const id = this.#session.nextId();

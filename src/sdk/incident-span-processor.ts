@@ -24,7 +24,6 @@ import type { RedactionTally } from '../sanitize/scrubber.js';
 import { createTally } from '../sanitize/scrubber.js';
 import type { SanitizableSpan } from '../sanitize/sanitize-span.js';
 import { redactSpanInPlace, sanitizeSpanInPlace } from '../sanitize/sanitize-span.js';
-import type { AdoptedRun } from './adopted-runs.js';
 import { AdoptedRuns } from './adopted-runs.js';
 import type { IncidentProcessorStats } from './processor-stats.js';
 import { runMetricAttributes } from './run-metric-attributes.js';
