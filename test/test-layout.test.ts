@@ -28,10 +28,6 @@ const LOGIC_FREE: ReadonlyMap<string, string> = new Map<string, string>([]);
  * entry must still be missing.
  */
 const MISSING_TESTS: readonly string[] = [
-  'src/ai-sdk/agent-run.ts',
-  'src/ai-sdk/ai-sdk-7.ts',
-  'src/ai-sdk/attempts.ts',
-  'src/ai-sdk/run-integration.ts',
   'src/cli/program.ts',
   'src/conventions/openinference.ts',
   'src/conventions/vercel-ai.ts',
