@@ -202,7 +202,10 @@ function middleware(run: RunState, state: CallState): LanguageModelMiddleware {
         error: (error) => {
           if (!params.abortSignal?.aborted) attempt.recorder.fail(error);
         },
-        close: () => attempt.recorder.finish(),
+        // The stream ended without the provider's finish part (providers always send one: `other` when
+        // no finish arrived): a finish that was not shown is not recorded, so the attempt did not finish
+        // (docs/conventions.md#finish-reasons-by-meaning). After a finish part, the attempt already ended.
+        close: () => attempt.recorder.close(),
         cancel: () => undefined,
       });
       return { ...result, stream: stream as typeof result.stream };
