@@ -4,26 +4,9 @@
  * with the rejected span count and a message.
  */
 import { LEN, VARINT } from './protobuf-reader.js';
+import { varintSize, writeVarint } from './varint.js';
+
 const utf8Encoder = new TextEncoder();
-
-function varintSize(value: number): number {
-  let size = 1;
-  while (value >= 0x80) {
-    value = Math.floor(value / 0x80);
-    size++;
-  }
-  return size;
-}
-
-function writeVarint(out: Uint8Array, pos: number, value: number): number {
-  // Division, not shifts: shifts would truncate values above 2^32.
-  while (value >= 0x80) {
-    out[pos++] = (value % 0x80) | 0x80;
-    value = Math.floor(value / 0x80);
-  }
-  out[pos++] = value;
-  return pos;
-}
 
 /**
  * Encodes an OTLP/protobuf `ExportTraceServiceResponse`.

@@ -12,6 +12,7 @@
  * part 0, so a malformed one is still found there.
  */
 import { LEN, Reader } from './protobuf-reader.js';
+import { varintSize, writeVarint } from './varint.js';
 
 /** Which part a span goes to, from its trace id's bytes (undefined when it has none). */
 export type PartOfTraceId = (bytes: Uint8Array | undefined) => number;
@@ -37,25 +38,6 @@ interface Scope {
 interface Resource {
   readonly envelope: number[];
   readonly scopes: Scope[];
-}
-
-/** Bytes a varint of `value` takes. */
-function varintSize(value: number): number {
-  let size = 1;
-  while (value >= 0x80) {
-    value = Math.floor(value / 0x80);
-    size += 1;
-  }
-  return size;
-}
-
-function writeVarint(out: Uint8Array, pos: number, value: number): number {
-  while (value >= 0x80) {
-    out[pos++] = (value % 0x80) | 0x80;
-    value = Math.floor(value / 0x80);
-  }
-  out[pos++] = value;
-  return pos;
 }
 
 /** The trace id of the span in `[start, end)` (the last one, as the decoder keeps it), or undefined. */
