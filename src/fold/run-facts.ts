@@ -7,9 +7,8 @@
 import type { ConventionAdapter, ExtractContext, Extraction } from '../conventions/adapter.js';
 import type { Policy } from '../derive/policy.js';
 import { isTerminal } from '../derive/timeline.js';
-import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
 import type { Fact, RunFacts } from '../model/facts.js';
-import type { LiveSpan, RunState } from './open-run-state.js';
+import type { RunState } from './open-run-state.js';
 
 /** What the fold's steps read of its options: the verdict rules and the conventions, in the order tried. */
 export interface FoldRules {
@@ -54,16 +53,6 @@ export function absorbStatusError<H>(run: RunState<H>, extraction: Extraction, t
       ? { kind: 'run_error', code: error.code, timeMillis, seq: run.nextSeq++ }
       : { kind: 'provider_error', error, timeMillis, seq: run.nextSeq++ };
   run.facts.push(fact);
-}
-
-/** True when `run` never ended: the edge said so, or its span says it was ended for its owner (`incident.truncated`). */
-export function neverEnded<H extends LiveSpan>(run: RunState<H>): boolean {
-  for (let at: RunState<H> | undefined = run, depth = 0; at !== undefined && depth < 64; at = at.parent, depth += 1) {
-    if (at.neverEnded) return true;
-    if (at.handle.attributes[ATTR_INCIDENT_TRUNCATED] !== true) return false;
-    if (at.parent === undefined) return true;
-  }
-  return false;
 }
 
 /** The {@link RunFacts} of an open run, as they stand. */

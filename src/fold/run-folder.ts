@@ -183,8 +183,8 @@ export class RunFolder<H extends LiveSpan> {
       // An attempt recognised only now is cut off too; end() registers it.
       if (entry.role === 'attempt' || late?.role === 'attempt') run.truncatedAttempts.push(spanId);
       const nested = entry.role === 'run' ? this.#runs.run(spanId) : undefined;
-      // A sub-agent still open inside a run that never ended never ended either.
-      if (nested && run.neverEnded) nested.neverEnded = true;
+      // A sub-agent still open when its parent ends never ended (docs/attributes.md#missing-facts).
+      if (nested) nested.neverEnded = true;
       cut.push(entry.handle);
     }
     return cut;

@@ -17,7 +17,7 @@ import { attemptAbove } from './attempt-placement.js';
 import type { LiveSpan, RunState } from './open-run-state.js';
 import { SEQ_BASE } from './open-run-state.js';
 import type { FoldRules } from './run-facts.js';
-import { absorb, absorbStatusError, extractContext, neverEnded, runFactsOf } from './run-facts.js';
+import { absorb, absorbStatusError, extractContext, runFactsOf } from './run-facts.js';
 
 /**
  * The verdict of run `run`, whose span ended as `view`. The caller removes
@@ -26,10 +26,12 @@ import { absorb, absorbStatusError, extractContext, neverEnded, runFactsOf } fro
 export function judgeEndedRun<H extends LiveSpan>(run: RunState<H>, view: SpanView, rules: FoldRules): Incident {
   if (lostFacts(view, false)) run.evidenceTruncated = true;
   if (view.attributes[ATTR_INCIDENT_TRUNCATED] === true) {
-    // Ended by a processor or a recorder, not by its owner: a top-level run
-    // never ended; a nested one was cut off when its parent ended.
+    // Ended by a processor or a recorder, not by its owner: the run never
+    // ended, top-level or nested (cut off when its parent ended). Whether it
+    // had a parent cannot change that, so an edge that has not seen the parent
+    // (the gateway, before a late part) gives the same verdict.
     if (run.parent) run.parent.openChildren = true;
-    if (!run.parent || neverEnded(run.parent)) run.neverEnded = true;
+    run.neverEnded = true;
   }
   const extraction = run.adapter.extract(view, 'run', extractContext(run, rules, undefined, false));
   absorb(run, extraction);

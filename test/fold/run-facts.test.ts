@@ -2,7 +2,7 @@
  * How facts land in an open run: absorb numbers facts without a sequence in
  * arrival order and records unknown progress; absorbStatusError counts a
  * status error only when nothing ended the run; extractContext and
- * runFactsOf; neverEnded follows truncated runs up to an owner.
+ * runFactsOf.
  */
 import { describe, expect, it } from 'vitest';
 import type { Extraction } from '../../src/conventions/adapter.js';
@@ -11,8 +11,7 @@ import { DEFAULT_POLICY } from '../../src/derive/policy.js';
 import type { LiveSpan, RunState } from '../../src/fold/open-run-state.js';
 import { SEQ_BASE, startedRunState } from '../../src/fold/open-run-state.js';
 import type { FoldRules } from '../../src/fold/run-facts.js';
-import { absorb, absorbStatusError, extractContext, neverEnded, runFactsOf } from '../../src/fold/run-facts.js';
-import { ATTR_INCIDENT_TRUNCATED } from '../../src/model/attributes.js';
+import { absorb, absorbStatusError, extractContext, runFactsOf } from '../../src/fold/run-facts.js';
 import type { Fact } from '../../src/model/facts.js';
 
 const RULES: FoldRules = { policy: DEFAULT_POLICY, adapters: [genAiAdapter] };
@@ -124,24 +123,5 @@ describe('runFactsOf', () => {
       progressUnknownAttempts: [],
       evidenceTruncated: false,
     });
-  });
-});
-
-describe('neverEnded', () => {
-  const cut = { [ATTR_INCIDENT_TRUNCATED]: true };
-
-  it.each([
-    ['a run its owner ended', () => run(), false],
-    ['a run the edge said never ended', () => Object.assign(run(), { neverEnded: true }), true],
-    ['a top-level run ended for its owner', () => run(cut), true],
-    ['a nested run cut off under a parent its owner ended', () => run(cut, run()), false],
-    [
-      'a nested run cut off under a parent that never ended',
-      () => run(cut, Object.assign(run(), { neverEnded: true })),
-      true,
-    ],
-    ['a nested run cut off under a cut-off top-level parent', () => run(cut, run(cut)), true],
-  ])('%s: %s', (_what, make, expected) => {
-    expect(neverEnded(make())).toBe(expected);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Verdict assembly when a run's span ends (judgeEndedRun): a clean end is a
- * success, a span ended for its owner (`incident.truncated`) never ended at
- * top level and cuts off its parent's children when nested, a nested run's
+ * success, a span ended for its owner (`incident.truncated`) never ended,
+ * top-level or nested, and cuts off its parent's children, a nested run's
  * side effects go up to its parent as a fact of the attempt it ran under. And
  * judgeUntrackedRun: a run judged from its span alone, evidence cut off.
  */
@@ -95,18 +95,22 @@ describe('judgeEndedRun', () => {
     expect(parent.evidenceTruncated).toBe(true);
   });
 
-  it('cuts off a nested run ended with its parent: the parent has open children, the child did end', () => {
-    const { parent, child } = nested();
-    judgeEndedRun(child, view({ spanId: 'child', attributes: CUT }), RULES);
-    expect([parent.openChildren, child.neverEnded]).toEqual([true, false]);
-  });
-
-  it('reads a nested run cut off under a parent that never ended as never ended too', () => {
-    const { parent, child } = nested();
-    parent.neverEnded = true;
-    judgeEndedRun(child, view({ spanId: 'child', attributes: CUT }), RULES);
-    expect(child.neverEnded).toBe(true);
-  });
+  it.each([
+    ['its owner ended', false],
+    ['never ended', true],
+  ])(
+    'reads a nested run cut off under a parent that %s as never ended, and gives the parent open children',
+    (_what, parentNeverEnded) => {
+      const { parent, child } = nested();
+      parent.neverEnded = parentNeverEnded;
+      const incident = judgeEndedRun(child, view({ spanId: 'child', attributes: CUT }), RULES);
+      expect([parent.openChildren, child.neverEnded]).toEqual([true, true]);
+      // The same verdict as the run would get with no parent in sight (an edge that has not seen it yet).
+      const alone = runState();
+      alone.facts.push({ kind: 'tool_execution_started', sideEffects: 'unsafe', timeMillis: 5, seq: 1 });
+      expect(incident).toEqual(judgeEndedRun(alone, view({ attributes: CUT }), RULES));
+    },
+  );
 
   it('hands nothing up when the nested run had no side effects', () => {
     const { parent, child } = nested();

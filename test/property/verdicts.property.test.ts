@@ -47,6 +47,11 @@ const REGRESSIONS: readonly { readonly seed: number; readonly path?: string; rea
     path: '4799',
     what: 'a crashed run whose attempt had dropped events: the recorder, asked while the run was open, read side effects as read_only instead of at least unknown',
   },
+  {
+    seed: -606089336,
+    path: '7643',
+    what: 'a nested run that crashed inside a tool call left open by a run that ended: the gateway read it as never ended while the processor read the retry that recovered it',
+  },
 ];
 
 const pipeline = processorPipeline();
