@@ -10,6 +10,7 @@ import * as ai from 'ai';
 import { abortMeaning } from './abort-reason.js';
 import { AI_SDK_7 } from './ai-sdk-7.js';
 import { observeStream } from './observe-stream.js';
+import { usageOfAiSdk } from './part-usage.js';
 import type { CallState, ObservedAttempt, RunState } from './run-state.js';
 import { quietly } from './run-state.js';
 import type { RequestTool } from './tool-classes.js';
@@ -23,6 +24,7 @@ interface StreamPart {
   readonly providerExecuted?: boolean;
   readonly error?: unknown;
   readonly finishReason?: unknown;
+  readonly usage?: unknown;
 }
 
 type LanguageModelV3 = Exclude<LanguageModel, string> & { specificationVersion: 'v3' };
@@ -155,7 +157,8 @@ function onPart(state: CallState, attempt: ObservedAttempt, part: StreamPart): v
     recorder.fail(part.error);
   } else if (part.type === 'finish') {
     const reason = finishReasonOf(part);
-    recorder.finish(reason ? { finishReasons: [reason] } : {});
+    const usage = usageOfAiSdk(part.usage);
+    recorder.finish({ ...(reason ? { finishReasons: [reason] } : {}), ...(usage ? { usage } : {}) });
   } else if (part.type === 'tool-input-start' || part.type === 'tool-call') {
     const name = part.toolName;
     const tool = name === undefined ? undefined : state.sources.tools?.[name];
@@ -226,7 +229,7 @@ function middleware(run: RunState, state: CallState): LanguageModelMiddleware {
           const type = part.type === 'text' ? 'text-delta' : part.type === 'reasoning' ? 'reasoning-delta' : part.type;
           onPart(state, attempt, { ...part, type });
         }
-        onPart(state, attempt, { type: 'finish', finishReason: result.finishReason });
+        onPart(state, attempt, { type: 'finish', finishReason: result.finishReason, usage: result.usage });
       });
       return result;
     },

@@ -13,3 +13,4 @@ export type { McpToolAnnotations, ToolClassSources, ToolLike } from './tool-clas
 export { toolSideEffects } from './tool-classes.js';
 export type { RecordStreamPartOptions, StreamPartLike } from './stream-parts.js';
 export { recordStreamPart } from './stream-parts.js';
+export { usageOfAiSdk } from './part-usage.js';

@@ -4,6 +4,7 @@
  * through the neutral `AttemptRecorder` methods. The runtime knows no part
  * names; this is the one table of them (docs/conventions.md#fact-events).
  */
+import { usageOfAiSdk } from './part-usage.js';
 import type { AttemptRecorder } from '../runtime/attempt-recorder.js';
 import type { ToolSideEffects } from '../model/enums.js';
 
@@ -59,6 +60,8 @@ export interface StreamPartLike {
   readonly toolCallId?: string;
   /** Whether the provider runs the tool itself, on tool parts. @default false */
   readonly providerExecuted?: boolean;
+  /** Token use, on `finish-step` and a provider's `finish` part (any AI SDK shape, see `usageOfAiSdk`). */
+  readonly usage?: unknown;
 }
 
 /** How to record a part beyond what the part itself says. */
@@ -74,9 +77,11 @@ export interface RecordStreamPartOptions {
  * Records one AI SDK stream part on `attempt` as the fact it shows: text or
  * reasoning output started, a tool call's input started or completed, a tool
  * call complete, or other provider output. Lifecycle parts (`start`,
- * `stream-start`, `response-metadata`, `start-step`, `finish-step`) and
- * unknown types record nothing. `error` and `finish` parts end the attempt,
- * which is the caller's to do: call `attempt.fail(part.error)` or
+ * `stream-start`, `response-metadata`, `start-step`) and unknown types
+ * record nothing; the usage a `finish-step` or `finish` part carries is
+ * recorded with `attempt.usage()`, so an attempt cut off later still counts
+ * it (docs/attributes.md#lost-usage). `error` and `finish` parts end the
+ * attempt, which is the caller's to do: call `attempt.fail(part.error)` or
  * `attempt.finish()`. Text and reasoning imply progress, so they are not
  * doubled with a `provider_progress` event (one event per state change).
  */
@@ -85,6 +90,10 @@ export function recordStreamPart(
   part: StreamPartLike,
   options: RecordStreamPartOptions = {},
 ): void {
+  if (part.type === 'finish-step' || part.type === 'finish') {
+    const usage = usageOfAiSdk(part.usage);
+    if (usage) attempt.usage(usage);
+  }
   switch (outputOf(part.type)) {
     case 'text':
       return attempt.textOutput();

@@ -6,8 +6,9 @@ import { CAUSE_TABLE, usualRetryableByDetail } from '../model/cause-table.js';
 import type { Cause, MissingFact, Phase, SideEffects } from '../model/enums.js';
 import { checkExhaustive } from '../model/exhaustive.js';
 import type { Fact, RunFacts } from '../model/facts.js';
-import type { AttemptVerdict, Incident, RecoveryRecord } from '../model/incident.js';
+import type { AttemptVerdict, Incident, LostUsage, RecoveryRecord } from '../model/incident.js';
 import { summarizeAttempt } from './attempt-summary.js';
+import { attemptLostUsage, lostUsage } from './lost-usage.js';
 import type { Policy } from './policy.js';
 import { DEFAULT_POLICY } from './policy.js';
 import { deriveRetrySafety } from './retry-safety.js';
@@ -205,6 +206,15 @@ function missingFacts(run: RunFacts, timeline: Timeline, decisive: string | unde
  */
 export function deriveIncident(run: RunFacts, policy: Policy = DEFAULT_POLICY): Incident {
   const timeline = buildTimeline(run);
+  const incident = judgeRun(run, timeline, policy);
+  const lost = lostUsage(run, timeline, incident.outcome);
+  // A fresh object, so adding the key here is safe; a run that lost nothing carries none.
+  if (lost) (incident as { lost?: LostUsage }).lost = lost;
+  return incident;
+}
+
+/** The verdict of `run` without its lost usage: cause, phase, retry safety, missing facts. */
+function judgeRun(run: RunFacts, timeline: Timeline, policy: Policy): Incident {
   const attempts = timeline.attempts.length;
   const recoveredAttempts = timeline.recovered.length;
   // Facts that may be lost may have been side effects: the run cannot claim fewer than `unknown`.
@@ -350,6 +360,7 @@ export function deriveAttemptVerdict(
   const terminal = timeline.facts.find((f) => f.attempt === attemptKey && PROVIDER_FAILURES.has(f.kind));
   if (!record || !terminal) return undefined;
   const j = judge(timeline, terminal, attemptKey, policy, run.progressUnknownAttempts);
+  const lost = attemptLostUsage(run, timeline, attemptKey);
   return {
     number: record.number,
     cause: j.cause,
@@ -359,5 +370,6 @@ export function deriveAttemptVerdict(
     retrySafetyReason: j.retrySafetyReason ?? 'unknown',
     retryable: j.retryable,
     errorCode: j.code,
+    ...(lost ? { lost } : {}),
   };
 }

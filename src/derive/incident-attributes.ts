@@ -3,7 +3,7 @@
  * processor and the gateway write exactly these records.
  */
 import * as K from '../model/attributes.js';
-import type { AttemptVerdict, Incident } from '../model/incident.js';
+import type { AttemptVerdict, Incident, LostUsage } from '../model/incident.js';
 
 /** A flat attribute record, as OpenTelemetry spans accept it. */
 export type AttributeRecord = Record<string, string | number | boolean | string[]>;
@@ -24,6 +24,7 @@ export function incidentAttributes(incident: Incident): AttributeRecord {
     attributes[K.ATTR_INCIDENT_RECOVERY_REASON] = incident.recovery.reason;
     attributes[K.ATTR_INCIDENT_RECOVERY_STRATEGY] = incident.recovery.strategy;
   }
+  if (incident.lost) writeLost(attributes, incident.lost, RUN_LOST_KEYS);
   if (incident.outcome === 'success') return attributes;
   if (incident.cause) attributes[K.ATTR_INCIDENT_CAUSE] = incident.cause;
   if (incident.causeDetail) attributes[K.ATTR_INCIDENT_CAUSE_DETAIL] = incident.causeDetail;
@@ -47,7 +48,49 @@ export function attemptVerdictAttributes(verdict: AttemptVerdict): AttributeReco
   if (verdict.causeDetail) attributes[K.ATTR_INCIDENT_ATTEMPT_CAUSE_DETAIL] = verdict.causeDetail;
   if (verdict.retryable !== undefined) attributes[K.ATTR_INCIDENT_ATTEMPT_RETRYABLE] = verdict.retryable;
   if (verdict.errorCode) attributes[K.ATTR_INCIDENT_ATTEMPT_ERROR_CODE] = verdict.errorCode;
+  if (verdict.lost) writeLost(attributes, verdict.lost, ATTEMPT_LOST_KEYS);
   return attributes;
+}
+
+/** The keys of each lost-usage figure, on a run span or on a failed attempt's span. */
+interface LostKeys {
+  readonly attempts?: string;
+  readonly inputTokens: string;
+  readonly outputTokens: string;
+  readonly reasoningTokens: string;
+  readonly cachedInputTokens: string;
+  readonly costUsd: string;
+  readonly lowerBound: string;
+}
+
+const RUN_LOST_KEYS: LostKeys = {
+  attempts: K.ATTR_INCIDENT_LOST_ATTEMPTS,
+  inputTokens: K.ATTR_INCIDENT_LOST_INPUT_TOKENS,
+  outputTokens: K.ATTR_INCIDENT_LOST_OUTPUT_TOKENS,
+  reasoningTokens: K.ATTR_INCIDENT_LOST_REASONING_TOKENS,
+  cachedInputTokens: K.ATTR_INCIDENT_LOST_CACHED_INPUT_TOKENS,
+  costUsd: K.ATTR_INCIDENT_LOST_COST_USD,
+  lowerBound: K.ATTR_INCIDENT_LOST_LOWER_BOUND,
+};
+
+const ATTEMPT_LOST_KEYS: LostKeys = {
+  inputTokens: K.ATTR_INCIDENT_ATTEMPT_LOST_INPUT_TOKENS,
+  outputTokens: K.ATTR_INCIDENT_ATTEMPT_LOST_OUTPUT_TOKENS,
+  reasoningTokens: K.ATTR_INCIDENT_ATTEMPT_LOST_REASONING_TOKENS,
+  cachedInputTokens: K.ATTR_INCIDENT_ATTEMPT_LOST_CACHED_INPUT_TOKENS,
+  costUsd: K.ATTR_INCIDENT_ATTEMPT_LOST_COST_USD,
+  lowerBound: K.ATTR_INCIDENT_ATTEMPT_LOST_LOWER_BOUND,
+};
+
+/** Writes `lost` under `keys`; a figure no attempt reported is left out. */
+function writeLost(attributes: AttributeRecord, lost: LostUsage, keys: LostKeys): void {
+  if (keys.attempts) attributes[keys.attempts] = lost.attempts;
+  attributes[keys.inputTokens] = lost.inputTokens;
+  attributes[keys.outputTokens] = lost.outputTokens;
+  if (lost.reasoningTokens !== undefined) attributes[keys.reasoningTokens] = lost.reasoningTokens;
+  if (lost.cachedInputTokens !== undefined) attributes[keys.cachedInputTokens] = lost.cachedInputTokens;
+  if (lost.costUsd !== undefined) attributes[keys.costUsd] = lost.costUsd;
+  attributes[keys.lowerBound] = lost.lowerBound;
 }
 
 /** What a run's verdict does to its span's status and `error.type` (docs/attributes.md#span-status-and-errortype). */

@@ -4,6 +4,7 @@
  * run's end (here or upstream) cut it. An attempt that failed gets its own
  * verdict at once.
  */
+import { attemptUsageOf } from '../conventions/attempt-usage.js';
 import type { SpanView } from '../conventions/span-view.js';
 import { lostFacts } from '../conventions/span-view.js';
 import { deriveAttemptVerdict } from '../derive/derive-incident.js';
@@ -64,6 +65,11 @@ export function collectChild<H extends LiveSpan>(
     );
   }
   absorb(run, extraction, role === 'attempt' ? attempt : undefined);
+  if (role === 'attempt' && attempt !== undefined) {
+    // What it used counts toward the run's loss if it did not make the answer (docs/attributes.md#lost-usage).
+    const usage = attemptUsageOf(view.attributes);
+    if (usage) (run.usage ??= new Map()).set(attempt, usage);
+  }
   if (
     role === 'attempt' &&
     attempt !== undefined &&

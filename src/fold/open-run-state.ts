@@ -8,6 +8,7 @@ import type { ConventionAdapter } from '../conventions/adapter.js';
 import type { AttributeView, SpanRole } from '../conventions/span-view.js';
 import type { Policy } from '../derive/policy.js';
 import type { AttemptRecord, Fact } from '../model/facts.js';
+import type { AttemptUsage } from '../model/usage.js';
 
 /**
  * A span as the fold may look at it while it is open: its current name and
@@ -66,6 +67,8 @@ export interface RunState<H> {
   neverEnded: boolean;
   /** Some of the run's facts were lost: span limits dropped events or attributes. */
   evidenceTruncated: boolean;
+  /** What each attempt (by key) reported of its usage; created with the first report, so a run without one pays nothing. */
+  usage: Map<string, AttemptUsage> | undefined;
 }
 
 /** Facts read from spans carry no sequence of their own; they sort after any recorder-assigned one at the same instant. */
@@ -99,5 +102,6 @@ export function startedRunState<H>(start: RunStart<H>): RunState<H> {
     truncatedAttempts: [],
     neverEnded: false,
     evidenceTruncated: false,
+    usage: undefined,
   };
 }

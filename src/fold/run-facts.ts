@@ -66,5 +66,6 @@ export function runFactsOf<H>(run: RunState<H>): RunFacts {
     progressUnknown: run.progressUnknown,
     progressUnknownAttempts: run.progressUnknownAttempts,
     evidenceTruncated: run.evidenceTruncated,
+    usage: run.usage,
   };
 }

@@ -183,7 +183,7 @@ export class RunFolder<H extends LiveSpan> {
       // An attempt recognised only now is cut off too; end() registers it.
       if (entry.role === 'attempt' || late?.role === 'attempt') run.truncatedAttempts.push(spanId);
       const nested = entry.role === 'run' ? this.#runs.run(spanId) : undefined;
-      // A sub-agent still open when its parent ends never ended (docs/attributes.md#missing-facts).
+      // A sub-agent still open when its parent ends never ended (docs/attributes.md#missing-fact-markers).
       if (nested) nested.neverEnded = true;
       cut.push(entry.handle);
     }

@@ -8,7 +8,7 @@
  * Version of the attribute contract, written as `incident.schema_version`.
  * Bumped whenever a key or an enum value changes (see CHANGELOG.md).
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 // Run-level keys, written on the run span (`invoke_agent`).
 /** `success` | `recovered` | `failed` | `cancelled` | `incomplete`; on every run span. */
@@ -43,6 +43,20 @@ export const ATTR_INCIDENT_RECOVERY_ACTION = 'incident.recovery.action';
 export const ATTR_INCIDENT_RECOVERY_REASON = 'incident.recovery.reason';
 /** Name of the strategy that acted; bounded by the strategies a runtime registers. */
 export const ATTR_INCIDENT_RECOVERY_STRATEGY = 'incident.recovery.strategy';
+/** Attempts of the run that did not make its answer (int; absent when none). */
+export const ATTR_INCIDENT_LOST_ATTEMPTS = 'incident.lost.attempts';
+/** Input tokens those attempts reported (int). */
+export const ATTR_INCIDENT_LOST_INPUT_TOKENS = 'incident.lost.input_tokens';
+/** Output tokens those attempts reported (int). */
+export const ATTR_INCIDENT_LOST_OUTPUT_TOKENS = 'incident.lost.output_tokens';
+/** Reasoning tokens those attempts reported (int; absent when none reported them). */
+export const ATTR_INCIDENT_LOST_REASONING_TOKENS = 'incident.lost.reasoning_tokens';
+/** Cached input tokens those attempts reported (int; absent when none reported them). */
+export const ATTR_INCIDENT_LOST_CACHED_INPUT_TOKENS = 'incident.lost.cached_input_tokens';
+/** Cost those attempts reported, in US dollars (double; absent when none reported one). */
+export const ATTR_INCIDENT_LOST_COST_USD = 'incident.lost.cost_usd';
+/** True when the `incident.lost.*` figures are a lower bound (boolean). */
+export const ATTR_INCIDENT_LOST_LOWER_BOUND = 'incident.lost.lower_bound';
 /** `SCHEMA_VERSION` (int). */
 export const ATTR_INCIDENT_SCHEMA_VERSION = 'incident.schema_version';
 
@@ -64,6 +78,18 @@ export const ATTR_INCIDENT_ATTEMPT_RETRY_SAFETY_REASON = 'incident.attempt.retry
 export const ATTR_INCIDENT_ATTEMPT_RETRYABLE = 'incident.attempt.retryable';
 /** Sanitized error code of this attempt's failure. */
 export const ATTR_INCIDENT_ATTEMPT_ERROR_CODE = 'incident.attempt.error.code';
+/** Input tokens the failed attempt reported (int). */
+export const ATTR_INCIDENT_ATTEMPT_LOST_INPUT_TOKENS = 'incident.attempt.lost.input_tokens';
+/** Output tokens the failed attempt reported (int). */
+export const ATTR_INCIDENT_ATTEMPT_LOST_OUTPUT_TOKENS = 'incident.attempt.lost.output_tokens';
+/** Reasoning tokens the failed attempt reported (int; absent when it reported none). */
+export const ATTR_INCIDENT_ATTEMPT_LOST_REASONING_TOKENS = 'incident.attempt.lost.reasoning_tokens';
+/** Cached input tokens the failed attempt reported (int; absent when it reported none). */
+export const ATTR_INCIDENT_ATTEMPT_LOST_CACHED_INPUT_TOKENS = 'incident.attempt.lost.cached_input_tokens';
+/** Cost the failed attempt reported, in US dollars (double; absent when it reported none). */
+export const ATTR_INCIDENT_ATTEMPT_LOST_COST_USD = 'incident.attempt.lost.cost_usd';
+/** True when the failed attempt's `incident.attempt.lost.*` figures are a lower bound (boolean). */
+export const ATTR_INCIDENT_ATTEMPT_LOST_LOWER_BOUND = 'incident.attempt.lost.lower_bound';
 
 /** True on a span the processor ended because its run ended first (boolean). */
 export const ATTR_INCIDENT_TRUNCATED = 'incident.truncated';
@@ -101,6 +127,13 @@ export const RUN_ATTRIBUTE_KEYS = [
   ATTR_INCIDENT_RECOVERY_ACTION,
   ATTR_INCIDENT_RECOVERY_REASON,
   ATTR_INCIDENT_RECOVERY_STRATEGY,
+  ATTR_INCIDENT_LOST_ATTEMPTS,
+  ATTR_INCIDENT_LOST_INPUT_TOKENS,
+  ATTR_INCIDENT_LOST_OUTPUT_TOKENS,
+  ATTR_INCIDENT_LOST_REASONING_TOKENS,
+  ATTR_INCIDENT_LOST_CACHED_INPUT_TOKENS,
+  ATTR_INCIDENT_LOST_COST_USD,
+  ATTR_INCIDENT_LOST_LOWER_BOUND,
   ATTR_INCIDENT_SCHEMA_VERSION,
 ] as const;
 
@@ -114,6 +147,12 @@ export const ATTEMPT_ATTRIBUTE_KEYS = [
   ATTR_INCIDENT_ATTEMPT_RETRY_SAFETY_REASON,
   ATTR_INCIDENT_ATTEMPT_RETRYABLE,
   ATTR_INCIDENT_ATTEMPT_ERROR_CODE,
+  ATTR_INCIDENT_ATTEMPT_LOST_INPUT_TOKENS,
+  ATTR_INCIDENT_ATTEMPT_LOST_OUTPUT_TOKENS,
+  ATTR_INCIDENT_ATTEMPT_LOST_REASONING_TOKENS,
+  ATTR_INCIDENT_ATTEMPT_LOST_CACHED_INPUT_TOKENS,
+  ATTR_INCIDENT_ATTEMPT_LOST_COST_USD,
+  ATTR_INCIDENT_ATTEMPT_LOST_LOWER_BOUND,
   ATTR_INCIDENT_TRUNCATED,
   ATTR_INCIDENT_REDACTIONS,
 ] as const;

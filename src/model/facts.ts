@@ -16,6 +16,7 @@ import type {
   TransportDetail,
   WatchdogPhase,
 } from './enums.js';
+import type { AttemptUsage } from './usage.js';
 
 /** A provider error, already reduced to closed values (see `classifyError`). */
 export interface ErrorFact {
@@ -159,4 +160,6 @@ export interface RunFacts {
    * retried automatically: output may have reached the user unseen.
    */
   readonly progressUnknownAttempts?: readonly string[];
+  /** What each attempt (by key) reported of its token use and cost; an attempt absent here reported none. */
+  readonly usage?: ReadonlyMap<string, AttemptUsage>;
 }

@@ -24,6 +24,34 @@ export interface RecoveryRecord {
   readonly strategy: string;
 }
 
+/**
+ * What the attempts that did not make the run's answer used
+ * (docs/attributes.md#lost-usage): every attempt of a run that ended in an
+ * incident; in a run that succeeded or recovered, every attempt that did not
+ * finish cleanly (failed, cut off, superseded by a retry). Sums over those
+ * attempts; a figure no lost attempt reported is absent.
+ */
+export interface LostUsage {
+  /** How many attempts did not make the answer (at least 1). */
+  readonly attempts: number;
+  /** Input tokens they reported (0 when none did: see `lowerBound`). */
+  readonly inputTokens: number;
+  /** Output tokens they reported (0 when none did: see `lowerBound`). */
+  readonly outputTokens: number;
+  /** Reasoning tokens, absent when no lost attempt reported them. */
+  readonly reasoningTokens?: number;
+  /** Cached input tokens, absent when no lost attempt reported them. */
+  readonly cachedInputTokens?: number;
+  /** Cost in US dollars, absent when no lost attempt reported one. */
+  readonly costUsd?: number;
+  /**
+   * True when the figures are a lower bound: a lost attempt reported no input
+   * or no output tokens (a cut stream often carries no usage), or no cost
+   * while another reported one, or the run's facts may be lost.
+   */
+  readonly lowerBound: boolean;
+}
+
 /** The verdict on a run (docs/attributes.md#run-span-keys). Optional fields are absent when they do not apply. */
 export interface Incident {
   readonly outcome: Outcome;
@@ -43,6 +71,8 @@ export interface Incident {
   readonly recoveredAttempts: number;
   /** What the runtime's recovery strategy did last; absent when none acted. */
   readonly recovery?: RecoveryRecord;
+  /** Tokens and cost of the attempts that did not make the answer; absent when every attempt made it. */
+  readonly lost?: LostUsage;
 }
 
 /** The verdict on one failed attempt, written under the `incident.attempt.*` keys. */
@@ -55,4 +85,6 @@ export interface AttemptVerdict {
   readonly retrySafetyReason: RetrySafetyReason;
   readonly retryable?: boolean;
   readonly errorCode?: string;
+  /** What the failed attempt used (it did not make the answer): its own figures, `attempts` 1. */
+  readonly lost?: LostUsage;
 }

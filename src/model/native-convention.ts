@@ -27,6 +27,8 @@ export const GEN_AI = {
   REQUEST_STREAM: 'gen_ai.request.stream',
   USAGE_INPUT_TOKENS: 'gen_ai.usage.input_tokens',
   USAGE_OUTPUT_TOKENS: 'gen_ai.usage.output_tokens',
+  USAGE_REASONING_TOKENS: 'gen_ai.usage.reasoning.output_tokens',
+  USAGE_CACHE_READ_INPUT_TOKENS: 'gen_ai.usage.cache_read.input_tokens',
   HTTP_STATUS: 'http.response.status_code',
   ERROR_TYPE: 'error.type',
 } as const;
@@ -82,6 +84,8 @@ export const NATIVE_EVENT = {
 export const NATIVE_ATTR = {
   /** Per-run sequence number of a fact event; breaks ties between equal times. */
   SEQ: 'agent_incidents.seq',
+  /** What an attempt cost, in US dollars (double), on `chat` spans: the GenAI conventions have no key for it. */
+  USAGE_COST_USD: 'agent_incidents.usage.cost_usd',
   /** 1-based attempt number, on `chat` spans. */
   ATTEMPT_NUMBER: 'agent_incidents.attempt.number',
   /** `read_only` | `unsafe` | `unknown`, on `execute_tool` spans and materialized calls. */

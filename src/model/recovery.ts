@@ -6,13 +6,7 @@
 import type { RecoveryActionKind, RecoveryReason } from './enums.js';
 import type { AttemptVerdict, Incident } from './incident.js';
 
-/** Token use of one attempt, written as `gen_ai.usage.*` on its span. */
-export interface AttemptUsage {
-  readonly inputTokens?: number;
-  readonly outputTokens?: number;
-  /** What the runtime computed the attempt cost, in US dollars (kept in snapshots, not on spans). */
-  readonly costUsd?: number;
-}
+export type { AttemptUsage } from './usage.js';
 
 /** One attempt of the run as the recorder saw it: the attempt history of a recovery context. */
 export interface AttemptHistoryEntry {

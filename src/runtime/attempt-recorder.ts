@@ -29,6 +29,15 @@ import type { RecordedView } from './fold-session.js';
 import type { OpenSpan, RunChannel } from './run-channel.js';
 import { errorTypeOf, markCut } from './span-access.js';
 
+/** Where each figure of an attempt's usage is written on its span. */
+const USAGE_ATTRIBUTES: readonly (readonly [keyof AttemptUsage, string])[] = [
+  ['inputTokens', GEN_AI.USAGE_INPUT_TOKENS],
+  ['outputTokens', GEN_AI.USAGE_OUTPUT_TOKENS],
+  ['reasoningTokens', GEN_AI.USAGE_REASONING_TOKENS],
+  ['cachedInputTokens', GEN_AI.USAGE_CACHE_READ_INPUT_TOKENS],
+  ['costUsd', A.USAGE_COST_USD],
+];
+
 /** The package-private way to the private constructor (set by the class's static block). */
 let create: (run: RunChannel, span: Span, view: RecordedView, number: number, owned: boolean) => AttemptRecorder;
 
@@ -66,6 +75,8 @@ export class AttemptRecorder {
   /** This attempt as its run sees it while it is open. */
   readonly #handle: OpenSpan;
   #ended = false;
+  /** What the attempt reported it used, merged over its reports. */
+  #usage: AttemptUsage | undefined;
 
   // Private: only the run creates attempts (newAttemptRecorder), handing each its channel.
   private constructor(run: RunChannel, span: Span, view: RecordedView, number: number, owned: boolean) {
@@ -170,7 +181,7 @@ export class AttemptRecorder {
     if (this.#ended) return;
     const failure = providerFailureOf(error, options.retryAfterMillis, () => this.#run.now());
     this.#record(failure.event);
-    this.#run.attemptEnded(this.number, { retryAfterMillis: failure.retryAfterMillis });
+    this.#run.attemptEnded(this.number, { retryAfterMillis: failure.retryAfterMillis, usage: this.#usage });
     if (this.#owned && error instanceof Error) this.#view.recordException(error, toHrTime(this.#run.now()));
     this.#end(SpanStatusCode.ERROR, failure.message, failure.errorType);
   }
@@ -183,16 +194,35 @@ export class AttemptRecorder {
     this.#end(SpanStatusCode.UNSET);
   }
 
-  /** Records that the attempt's stream finished normally and ends the attempt. */
+  /**
+   * Records what the attempt has used so far, as the provider reports it:
+   * mid-stream (Anthropic's `message_start`, a usage chunk) or at the end.
+   * Figures are totals for the attempt; a later report replaces the figures
+   * it gives and keeps the others. Written on the span as `gen_ai.usage.*`
+   * and `agent_incidents.usage.cost_usd`, so an attempt cut off later still
+   * shows what it had used (docs/attributes.md#lost-usage). Ignored once the
+   * attempt ended.
+   */
+  usage(usage: AttemptUsage): void {
+    if (this.#ended) return;
+    const merged: { -readonly [K in keyof AttemptUsage]: AttemptUsage[K] } = { ...this.#usage };
+    for (const [figure, key] of USAGE_ATTRIBUTES) {
+      const value = usage[figure];
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) continue;
+      merged[figure] = value;
+      this.#view.setAttribute(key, value);
+    }
+    this.#usage = merged;
+  }
+
+  /** Records that the attempt's stream finished normally and ends the attempt; `usage` as {@link usage} takes it. */
   finish(options: { readonly finishReasons?: readonly string[]; readonly usage?: AttemptUsage } = {}): void {
     if (this.#ended) return;
     // The recorder's own fold reads what it writes as every reader does (docs/conventions.md#finish-reasons-by-meaning).
     if (options.finishReasons) this.#view.setAttribute(GEN_AI.FINISH_REASONS, [...options.finishReasons]);
-    const usage = options.usage;
-    if (usage?.inputTokens !== undefined) this.#view.setAttribute(GEN_AI.USAGE_INPUT_TOKENS, usage.inputTokens);
-    if (usage?.outputTokens !== undefined) this.#view.setAttribute(GEN_AI.USAGE_OUTPUT_TOKENS, usage.outputTokens);
+    if (options.usage) this.usage(options.usage);
     this.#record(attemptFinishedEvent());
-    this.#run.attemptEnded(this.number, { usage, finished: true });
+    this.#run.attemptEnded(this.number, { usage: this.#usage, finished: true });
     this.#end(SpanStatusCode.UNSET);
   }
 
@@ -209,7 +239,7 @@ export class AttemptRecorder {
   #end(code: SpanStatusCode, message?: string, errorType?: string): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#run.attemptEnded(this.number, {});
+    this.#run.attemptEnded(this.number, { usage: this.#usage });
     const endMillis = this.#run.now();
     if (this.#owned && code === SpanStatusCode.ERROR) {
       this.#view.setStatus(code, message);
@@ -225,7 +255,7 @@ export class AttemptRecorder {
   #cutAt(endMillis: number): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#run.attemptEnded(this.number, {});
+    this.#run.attemptEnded(this.number, { usage: this.#usage });
     markCut(this.span, this.#owned, endMillis);
   }
 }

@@ -42,7 +42,7 @@ describe('incidentAttributes', () => {
       'incident.facts_complete': true,
       'incident.attempts': 1,
       'incident.recovered_attempts': 0,
-      'incident.schema_version': 7,
+      'incident.schema_version': 8,
     });
   });
 
@@ -53,7 +53,7 @@ describe('incidentAttributes', () => {
       'incident.facts_complete': false,
       'incident.attempts': 2,
       'incident.recovered_attempts': 1,
-      'incident.schema_version': 7,
+      'incident.schema_version': 8,
       'incident.missing_facts': ['provider_progress_missing'],
       'incident.recovery.action': 'retry',
       'incident.recovery.reason': 'auto_retry_allowed',

@@ -140,6 +140,7 @@ describe('judges attempts and runs as their spans end', () => {
         retrySafetyReason: 'side_effect_facts_incomplete',
         retryable: true,
         errorCode: 'ECONNRESET',
+        lost: { attempts: 1, inputTokens: 0, outputTokens: 0, lowerBound: true },
       },
     });
     const folded = close(run, 10);
@@ -158,6 +159,7 @@ describe('judges attempts and runs as their spans end', () => {
       sideEffects: 'none',
       attempts: 1,
       recoveredAttempts: 0,
+      lost: { attempts: 1, inputTokens: 0, outputTokens: 0, lowerBound: true },
     });
     expect([fold.openRuns, fold.trackedSpans]).toEqual([0, 0]);
   });

@@ -31,6 +31,7 @@ function runState(spanId: string, parent?: RunState<string>, startMillis = 0): R
     truncatedAttempts: [],
     neverEnded: false,
     evidenceTruncated: false,
+    usage: undefined,
   };
 }
 

@@ -163,6 +163,52 @@ describe('how an owned attempt ends', () => {
   });
 });
 
+describe('usage, reported as the provider reports it', () => {
+  it('usage() mid-stream writes every figure on the span, and a later report replaces only what it gives', () => {
+    const { run, spanOf } = setup();
+    const attempt = run.startAttempt();
+    attempt.usage({ inputTokens: 1200, cachedInputTokens: 1000 });
+    attempt.usage({ outputTokens: 85, reasoningTokens: 40, costUsd: 0.004, inputTokens: -1 });
+    attempt.fail(Object.assign(new TypeError('terminated'), { cause: { code: 'UND_ERR_SOCKET' } }));
+    expect(spanOf(attempt).attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 1200,
+      'gen_ai.usage.output_tokens': 85,
+      'gen_ai.usage.reasoning.output_tokens': 40,
+      'gen_ai.usage.cache_read.input_tokens': 1000,
+      'agent_incidents.usage.cost_usd': 0.004,
+    });
+    // The failed attempt's own verdict, and the run's, count what it had used before the drop.
+    const incident = run.end();
+    expect(incident.lost).toEqual({
+      attempts: 1,
+      inputTokens: 1200,
+      outputTokens: 85,
+      reasoningTokens: 40,
+      cachedInputTokens: 1000,
+      costUsd: 0.004,
+      lowerBound: false,
+    });
+    expect(run.snapshot().inputTokens).toBe(1200);
+  });
+
+  it('an attempt cut off by the run’s end keeps the usage it reported', () => {
+    const { run } = setup();
+    const attempt = run.startAttempt();
+    attempt.textOutput();
+    attempt.usage({ inputTokens: 300 });
+    const incident = run.end();
+    expect(incident.lost).toEqual({ attempts: 1, inputTokens: 300, outputTokens: 0, lowerBound: true });
+  });
+
+  it('usage after the attempt ended is ignored', () => {
+    const { run, spanOf } = setup();
+    const attempt = run.startAttempt();
+    attempt.finish();
+    attempt.usage({ inputTokens: 5 });
+    expect(spanOf(attempt).attributes['gen_ai.usage.input_tokens']).toBeUndefined();
+  });
+});
+
 describe('an adopted attempt span', () => {
   it('gets the attempt number and the facts, but its owner sets its status and ends it', () => {
     const { run, tracer, exporter } = setup();

@@ -67,7 +67,12 @@ const FAILED_RUN_VERDICT = {
   'incident.facts_complete': false,
   'incident.attempts': 1,
   'incident.recovered_attempts': 0,
-  'incident.schema_version': 7,
+  'incident.schema_version': 8,
+  // The dropped attempt reported no usage: nothing counted, and said to be a floor.
+  'incident.lost.attempts': 1,
+  'incident.lost.input_tokens': 0,
+  'incident.lost.output_tokens': 0,
+  'incident.lost.lower_bound': true,
   'incident.missing_facts': ['side_effect_boundary_missing', 'provider_progress_missing', 'open_child_spans'],
   'incident.cause': 'provider_transport_disconnect',
   'incident.cause.detail': 'connection_reset',
@@ -96,7 +101,7 @@ describe('adds incident attributes to the run span as it ends', () => {
       'incident.facts_complete': true,
       'incident.attempts': 1,
       'incident.recovered_attempts': 0,
-      'incident.schema_version': 7,
+      'incident.schema_version': 8,
     });
     expect(p.exported('invoke_agent').status).toEqual({ code: 0 });
   });
@@ -137,6 +142,9 @@ describe('adds incident attributes to the run span as it ends', () => {
       'incident.attempt.retry_safety.reason': 'side_effect_facts_incomplete',
       'incident.attempt.retryable': true,
       'incident.attempt.error.code': 'ECONNRESET',
+      'incident.attempt.lost.input_tokens': 0,
+      'incident.attempt.lost.output_tokens': 0,
+      'incident.attempt.lost.lower_bound': true,
     });
   });
 
