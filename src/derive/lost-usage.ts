@@ -6,8 +6,9 @@
  *
  * Fail closed, like every other fact: an attempt that reported no usage is
  * not counted as zero, it makes the figures a lower bound. The one attempt
- * known to have used nothing is one the provider refused (an API error)
- * before anything streamed: providers do not bill a refused request.
+ * known to have used nothing is one the provider refused with an error
+ * status (`http_429`, `http_503`, …) before anything streamed: providers do
+ * not bill a refused request.
  */
 import type { Outcome } from '../model/enums.js';
 import type { Fact, RunFacts } from '../model/facts.js';
@@ -84,7 +85,8 @@ function attemptEnds(timeline: Timeline): Map<string, AttemptEnd> {
     else if (fact.kind === 'watchdog_fired') end.failed = true;
     else if (fact.kind === 'provider_error') {
       end.failed = true;
-      if (fact.error.kind === 'api') end.refused = true;
+      // Refused with an HTTP status; a content filter or an error finish came from a response, which was billed.
+      if (fact.error.kind === 'api' && fact.error.code?.startsWith('http_') === true) end.refused = true;
     }
   }
   return ends;

@@ -63,6 +63,12 @@ describe('lost usage of a run', () => {
     expect(incident.lost).toEqual({ attempts: 1, inputTokens: 0, outputTokens: 0, lowerBound: false });
   });
 
+  it('a content filter came with a response, which was billed: without usage it is a floor', () => {
+    const filtered: ErrorFact = { kind: 'api', detail: 'content_filter', retryable: false };
+    const incident = deriveIncident(run([...failed('a1', filtered), ...finished('a2')], { a2: U2 }));
+    expect(incident.lost).toEqual({ attempts: 1, inputTokens: 0, outputTokens: 0, lowerBound: true });
+  });
+
   it('a run that failed lost every attempt, the finished ones too', () => {
     const incident = deriveIncident(run([...finished('a1'), ...failed('a2', DROP, true)], { a1: U1, a2: U2 }));
     expect(incident.outcome).toBe('failed');

@@ -21,6 +21,7 @@ import type { RunRow } from '../../src/report/otlp-json.js';
 import { runRowsFromOtlpJsonLines } from '../../src/report/otlp-json.js';
 import { createSanitizer } from '../../src/sanitize/sanitizer.js';
 import type { Expected } from './oracle.js';
+import type { ExpectedLost } from './oracle-lost.js';
 
 /** The compared fields of a verdict written as span attributes. */
 export function fromAttributes(attributes: Readonly<Record<string, unknown>> | undefined): Expected | undefined {
@@ -45,8 +46,24 @@ export function fromAttributes(attributes: Readonly<Record<string, unknown>> | u
   ];
   for (const [field, key] of optional)
     if (get(key) !== undefined) (verdict as unknown as Record<string, unknown>)[field] = get(key);
+  if (get('incident.lost.attempts') !== undefined) {
+    const lost: Record<string, unknown> = {};
+    for (const [field, key] of LOST_KEYS) if (get(key) !== undefined) lost[field] = get(key);
+    verdict.lost = lost as unknown as ExpectedLost;
+  }
   return verdict;
 }
+
+/** The `incident.lost.*` key of each lost-usage figure. */
+const LOST_KEYS: readonly [keyof ExpectedLost, string][] = [
+  ['attempts', 'incident.lost.attempts'],
+  ['inputTokens', 'incident.lost.input_tokens'],
+  ['outputTokens', 'incident.lost.output_tokens'],
+  ['reasoningTokens', 'incident.lost.reasoning_tokens'],
+  ['cachedInputTokens', 'incident.lost.cached_input_tokens'],
+  ['costUsd', 'incident.lost.cost_usd'],
+  ['lowerBound', 'incident.lost.lower_bound'],
+];
 
 /** The compared fields of an in-process verdict. */
 export function fromIncident(incident: Incident): Expected {
@@ -58,6 +75,7 @@ export function fromIncident(incident: Incident): Expected {
     attempts: incident.attempts,
     recoveredAttempts: incident.recoveredAttempts,
   };
+  if (incident.lost) verdict.lost = { ...incident.lost };
   if (incident.outcome === 'success') return verdict;
   const fields = {
     cause: incident.cause,

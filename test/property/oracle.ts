@@ -9,6 +9,8 @@ import type { Fact } from './oracle-cause.js';
 import { causeOf } from './oracle-cause.js';
 import type { AttemptModel, RunModel, ToolClass } from './run-model.js';
 import { finishReasonOf, toolFailureOf } from './run-model.js';
+import type { AttemptFates, ExpectedLost } from './oracle-lost.js';
+import { expectedLost } from './oracle-lost.js';
 
 /** The verdict fields every edge is compared on. */
 export interface Expected {
@@ -25,6 +27,7 @@ export interface Expected {
   missingFacts: string[];
   attempts: number;
   recoveredAttempts: number;
+  lost?: ExpectedLost;
 }
 
 /** A fact in play order, with the attempt it belongs to (0 for a run-level fact). */
@@ -228,19 +231,44 @@ function retrySafety(
  * lost events to the SDK's limit (observed on the exported spans).
  */
 export function expectedVerdict(model: RunModel, lostFacts: boolean): Expected {
-  const facts = factsOf(model);
-  const { placed, openChildren, cutOff } = facts;
-  // What was lost may have been a side effect: never fewer than `unknown` then.
-  const sideEffects: SideEffects = lostFacts ? worse(facts.sideEffects, 'unknown') : facts.sideEffects;
-  const attempts = model.attempts.length;
-  const neverEnded = model.ending === 'crash';
-  // Retried: named by a retry, or failed (or cut off) and followed by a later attempt. By number, never by time.
+  const verdict = judgedRun(model, lostFacts);
+  const lost = expectedLost(model, verdict.outcome, attemptFates(model), lostFacts);
+  return lost ? { ...verdict, lost } : verdict;
+}
+
+/** Retried attempts: named by a retry, or failed (or cut off) and followed by a later attempt. By number, never by time. */
+function retriedOf(placed: readonly Placed[], cutOff: ReadonlySet<number>, attempts: number): Set<number> {
   const retried = new Set<number>();
   for (const { fact, attempt } of placed) {
     if (fact.kind === 'retry_issued') retried.add(fact.of);
     if ((fact.kind === 'provider_error' || fact.kind === 'watchdog') && attempt < attempts) retried.add(attempt);
   }
   for (const n of cutOff) if (n < attempts) retried.add(n);
+  return retried;
+}
+
+/** How each attempt of `model` ended, for its lost usage. */
+function attemptFates(model: RunModel): AttemptFates {
+  const { placed, cutOff } = factsOf(model);
+  const failed = new Set<number>();
+  for (const { fact, attempt } of placed)
+    if (attempt > 0 && (fact.kind === 'provider_error' || fact.kind === 'watchdog')) failed.add(attempt);
+  const apiError = new Set<number>();
+  model.attempts.forEach((a, i) => {
+    if (a.end.kind === 'fail' && a.end.error !== 'socket') apiError.add(i + 1);
+  });
+  return { failed, apiError, retried: retriedOf(placed, cutOff, model.attempts.length), cutOff };
+}
+
+/** The verdict of `model` without its lost usage. */
+function judgedRun(model: RunModel, lostFacts: boolean): Expected {
+  const facts = factsOf(model);
+  const { placed, openChildren, cutOff } = facts;
+  // What was lost may have been a side effect: never fewer than `unknown` then.
+  const sideEffects: SideEffects = lostFacts ? worse(facts.sideEffects, 'unknown') : facts.sideEffects;
+  const attempts = model.attempts.length;
+  const neverEnded = model.ending === 'crash';
+  const retried = retriedOf(placed, cutOff, attempts);
   const recovered = [...retried].filter((n) => n < attempts).sort((a, b) => a - b);
   const cancelSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop.kind === 'user_cancel');
   const closeSeen = placed.some((p) => p.fact.kind === 'stop' && p.fact.stop.kind === 'lifecycle_close');

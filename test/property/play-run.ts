@@ -10,8 +10,8 @@ import type { Context, Tracer } from '@opentelemetry/api';
 import { trace } from '@opentelemetry/api';
 import type { AttemptRecorder, CauseDetail, Incident, ToolRecorder } from '../../src/index.js';
 import { RunRecorder } from '../../src/index.js';
-import type { AttemptModel, ErrorKind, FinishReason, Output, RunModel, ToolModel } from './run-model.js';
-import { finishReasonOf, toolFailureOf } from './run-model.js';
+import type { AttemptModel, ErrorKind, FinishReason, Output, RunModel, ToolModel, UsageModel } from './run-model.js';
+import { finishReasonOf, toolFailureOf, usageOf } from './run-model.js';
 
 /** The tools a boundary exposes. */
 export const BOUNDARIES = {
@@ -128,6 +128,7 @@ function playAttempt(
   model: AttemptModel,
   reason: FinishReason,
   failureOf: (tool: number) => CauseDetail<'tool_execution_failure'>,
+  reported: UsageModel | undefined,
 ): AttemptRecorder {
   const attempt = run.startAttempt(model.boundary === 'none' ? {} : { boundary: BOUNDARIES[model.boundary] });
   for (const output of model.outputs) {
@@ -146,7 +147,14 @@ function playAttempt(
   }
   driver.clock.tick();
   const end = model.end;
-  if (end.kind === 'finish') attempt.finish(reason === undefined ? {} : { finishReasons: [reason] });
+  const { atFinish, ...usage } = reported ?? { atFinish: false };
+  // Reported as a provider does: at the finish, or mid-stream (an attempt cut off later keeps it).
+  if (reported && !(atFinish && end.kind === 'finish')) attempt.usage(usage);
+  if (end.kind === 'finish')
+    attempt.finish({
+      ...(reason === undefined ? {} : { finishReasons: [reason] }),
+      ...(reported && atFinish ? { usage } : {}),
+    });
   else if (end.kind === 'fail') attempt.fail(errorOf(end.error));
   else if (end.kind === 'watchdog') attempt.watchdogFired({ phase: end.phase });
   return attempt;
@@ -175,8 +183,13 @@ function playRun(driver: Driver, model: RunModel, parentContext: Context | undef
   if (!stopNow(-1, undefined)) {
     for (const [index, attemptModel] of model.attempts.entries()) {
       driver.clock.tick();
-      const attempt = playAttempt(driver, run, attemptModel, finishReasonOf(model, index), (tool) =>
-        toolFailureOf(model, index, tool),
+      const attempt = playAttempt(
+        driver,
+        run,
+        attemptModel,
+        finishReasonOf(model, index),
+        (tool) => toolFailureOf(model, index, tool),
+        usageOf(model, index),
       );
       const failed = attemptModel.end.kind === 'fail' || attemptModel.end.kind === 'watchdog';
       if (failed && attemptModel.retry && index + 1 < model.attempts.length) {

@@ -209,6 +209,41 @@ export function finishReasonOf(model: RunModel, index: number): FinishReason {
   return FINISH_REASONS[(mixed >>> 7) % FINISH_REASONS.length];
 }
 
+/** What an attempt reports of its usage: the figures it gives (any may be absent), reported mid-stream or at its finish. */
+export interface UsageModel {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly reasoningTokens?: number;
+  readonly cachedInputTokens?: number;
+  /** A multiple of 1/1024 dollar, so sums are exact in any order. */
+  readonly costUsd?: number;
+  /** Reported with `finish({ usage })` when the attempt finishes, else with `usage()` before it ends. */
+  readonly atFinish: boolean;
+}
+
+/**
+ * The usage attempt `index` of `model` reports, drawn from the run's seed like
+ * {@link finishReasonOf}: none (a stream cut before its usage), the input
+ * only (reported at the start of the stream), input and output, or every
+ * figure with a cost.
+ */
+export function usageOf(model: RunModel, index: number): UsageModel | undefined {
+  const shape = fromSeed(model.jitterSeed, 0x5a00 + index, 4);
+  const size = fromSeed(model.jitterSeed, 0x5b00 + index, 4096);
+  const atFinish = fromSeed(model.jitterSeed, 0x5c00 + index, 2) === 0;
+  if (shape === 0) return undefined;
+  if (shape === 1) return { inputTokens: 1000 + size, atFinish: false };
+  if (shape === 2) return { inputTokens: 800 + size, outputTokens: 1 + (size % 400), atFinish };
+  return {
+    inputTokens: 2000 + size,
+    outputTokens: 50 + (size % 300),
+    reasoningTokens: size % 50,
+    cachedInputTokens: 1024,
+    costUsd: (1 + (size % 64)) / 1024,
+    atFinish,
+  };
+}
+
 /**
  * How tool `tool` of attempt `attempt` of `model` fails when it fails: each
  * tool failure kind, drawn from the run's seed like {@link finishReasonOf}.

@@ -58,6 +58,8 @@ const pipeline = processorPipeline();
 /** The same runs once more, the processor folding them itself: fold once must not change a verdict. */
 const ownFold = processorPipeline({ foldOnce: false });
 let counter = 0;
+/** Runs whose lost usage was compared, exact and as a floor: the generator must reach both. */
+const lostCompared = { exact: 0, floor: 0 };
 
 /** The nested run models of `model`, in the order the player names them (`nested-0`, `nested-1`…). */
 function nestedModels(model: RunModel): RunModel[] {
@@ -84,6 +86,7 @@ function everyEdgeAgrees(model: RunModel, arrivalSeed: number): void {
   const runSpan = spans.find((s) => s.name === `invoke_agent ${name}`);
   const lost = spans.some((s) => s.droppedEventsCount > 0 || s.droppedAttributesCount > 0);
   const oracle = expectedVerdict(model, lost);
+  if (oracle.lost) lostCompared[oracle.lost.lowerBound ? 'floor' : 'exact'] += 1;
 
   const processor = fromAttributes(runSpan?.attributes);
   if (!lost) {
@@ -92,6 +95,8 @@ function everyEdgeAgrees(model: RunModel, arrivalSeed: number): void {
     // Facts lost to span limits: the verdict fails closed, whichever events survived.
     expect(lostFactsView(processor!), 'processor = oracle, facts lost').toEqual(lostFactsView(oracle));
     expect(processor?.missingFacts, 'facts lost are said to be').toContain('evidence_truncated');
+    // Lost facts may be whole attempts: what the run lost is then a floor.
+    if (processor?.lost) expect(processor.lost.lowerBound, 'lost usage is a floor when facts are lost').toBe(true);
     expect(CAUTION[processor!.retrySafety!], 'facts lost never make the verdict less cautious').toBeGreaterThanOrEqual(
       CAUTION[oracle.retrySafety!]!,
     );
@@ -150,6 +155,8 @@ describe('every edge gives the oracle verdict', () => {
       // Both ways were compared: most recorded runs are taken from the recorder's fold, the other pipeline takes none.
       expect(pipeline.processor.stats().runsAdopted).toBeGreaterThan(RUNS / 4);
       expect(ownFold.processor.stats().runsAdopted).toBe(0);
+      expect(lostCompared.exact, 'runs whose lost usage is exact').toBeGreaterThan(RUNS / 20);
+      expect(lostCompared.floor, 'runs whose lost usage is a floor').toBeGreaterThan(RUNS / 20);
     },
     60 * 60_000,
   );
