@@ -6,7 +6,8 @@
  * (docs/conventions.md#retries-inside-one-span), finish reasons by meaning
  * (#finish-reasons-by-meaning), workflows and planning steps (#span-roles),
  * and an `error.type` that stays the instrumentation's
- * (docs/attributes.md#span-status-and-errortype).
+ * (docs/attributes.md#span-status-and-errortype); and what a run lost, read from
+ * each convention's usage keys (docs/attributes.md#lost-usage).
  */
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
@@ -276,6 +277,111 @@ const SCENARIOS: readonly {
       w.end(run, 50, { code: 2, message: 'AbortError' });
     },
     want: { outcome: 'cancelled', cause: 'user_cancel' },
+  },
+  {
+    name: 'what a dropped stream had used is lost, a floor when its output never came; the retry that answered is not',
+    scenario: (w) => {
+      const run = w.span('invoke_agent support', undefined, agent, 0);
+      const dropped = w.span(
+        'chat gpt-4o',
+        run,
+        {
+          ...chat,
+          'gen_ai.request.stream': true,
+          'gen_ai.response.time_to_first_chunk': 0.02,
+          // Input reported at the stream's start; the output count never came.
+          'gen_ai.usage.input_tokens': 1500,
+        },
+        2,
+      );
+      w.exception(dropped, 30, 'TypeError', 'terminated');
+      w.end(dropped, 30, { code: 2, message: 'terminated' });
+      const answer = w.span(
+        'chat gpt-4o',
+        run,
+        {
+          ...chat,
+          'gen_ai.response.finish_reasons': ['stop'],
+          'gen_ai.usage.input_tokens': 1600,
+          'gen_ai.usage.output_tokens': 90,
+        },
+        40,
+      );
+      w.end(answer, 80);
+      w.end(run, 90);
+    },
+    want: {
+      outcome: 'recovered',
+      lost: { attempts: 1, inputTokens: 1500, outputTokens: 0, lowerBound: true },
+    },
+  },
+  {
+    name: 'OpenInference token counts and cost of a failed LLM call are what the failed run lost',
+    scenario: (w) => {
+      const run = w.span('agent', undefined, { 'openinference.span.kind': 'AGENT' }, 0);
+      const llm = w.span(
+        'llm',
+        run,
+        {
+          'openinference.span.kind': 'LLM',
+          'llm.token_count.prompt': 700,
+          'llm.token_count.completion': 20,
+          'llm.token_count.prompt_details.cache_read': 512,
+          'llm.cost.total': 0.0025,
+        },
+        2,
+      );
+      w.exception(llm, 30, 'openai.InternalServerError', 'Error code: 500');
+      w.end(llm, 30, { code: 2, message: 'Error code: 500' });
+      w.end(run, 31, { code: 2, message: 'Error code: 500' });
+    },
+    want: {
+      outcome: 'failed',
+      lost: {
+        attempts: 1,
+        inputTokens: 700,
+        outputTokens: 20,
+        cachedInputTokens: 512,
+        costUsd: 0.0025,
+        lowerBound: false,
+      },
+    },
+  },
+  {
+    name: 'an AI SDK 6 attempt stopped by a content filter used tokens; the run that retried it lost them',
+    scenario: (w) => {
+      const ai = { 'ai.operationId': 'ai.streamText', 'operation.name': 'ai.streamText' };
+      const run = w.span('ai.streamText', undefined, ai, 0, { scope: 'ai' });
+      const doStream = { 'ai.operationId': 'ai.streamText.doStream', 'operation.name': 'ai.streamText.doStream' };
+      const filtered = w.span(
+        'ai.streamText.doStream',
+        run,
+        {
+          ...doStream,
+          'ai.response.finishReason': 'content-filter',
+          'ai.usage.inputTokens': 300,
+          'ai.usage.outputTokens': 12,
+        },
+        2,
+        { scope: 'ai' },
+      );
+      w.end(filtered, 20);
+      const answer = w.span(
+        'ai.streamText.doStream',
+        run,
+        { ...doStream, 'ai.response.finishReason': 'stop', 'ai.usage.inputTokens': 320, 'ai.usage.outputTokens': 40 },
+        30,
+        { scope: 'ai' },
+      );
+      w.end(answer, 60);
+      w.end(run, 61);
+    },
+    want: {
+      outcome: 'recovered',
+      cause: 'provider_api_error',
+      causeDetail: 'content_filter',
+      lost: { attempts: 1, inputTokens: 300, outputTokens: 12, lowerBound: false },
+    },
   },
 ];
 
