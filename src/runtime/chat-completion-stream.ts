@@ -27,7 +27,12 @@ export interface ChatCompletionChunkLike {
     readonly finish_reason?: string | null;
   }[];
   /** Token use, on the last chunk when the request set `stream_options.include_usage`. */
-  readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number } | null;
+  readonly usage?: {
+    readonly prompt_tokens?: number;
+    readonly completion_tokens?: number;
+    readonly prompt_tokens_details?: { readonly cached_tokens?: number } | null;
+    readonly completion_tokens_details?: { readonly reasoning_tokens?: number } | null;
+  } | null;
 }
 
 /** Options of {@link recordChatCompletionStream}. */
@@ -42,8 +47,8 @@ export interface ChatCompletionStreamOptions {
  * (Chat Completions streams calls one after another and has no "call done"
  * event) or when the stream finishes, so a runtime that runs each call as soon
  * as the next begins sees it materialized first. The attempt finishes when
- * the stream ends after a finish reason, with the token use of a trailing
- * `usage` chunk. A stream that throws before a finish reason fails the attempt
+ * the stream ends after a finish reason; the token use of a `usage` chunk
+ * (input, output, cached and reasoning tokens) is recorded when it comes. A stream that throws before a finish reason fails the attempt
  * (the error is classified through its `cause` chain) and the error is
  * rethrown. A stream that ends without a finish reason (the `openai` SDK ends
  * an aborted stream silently) leaves the attempt open: its run then judges it
@@ -70,7 +75,6 @@ export async function* recordChatCompletionStream<T extends ChatCompletionChunkL
     }
   };
   let finishReasons: string[] | undefined;
-  let usage: AttemptUsage | undefined;
   try {
     for await (const chunk of stream) {
       for (const choice of chunk.choices ?? []) {
@@ -92,7 +96,8 @@ export async function* recordChatCompletionStream<T extends ChatCompletionChunkL
           finishReasons = [...(finishReasons ?? []), reason];
         }
       }
-      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      // Recorded when it comes, so a stream cut after it still counts it (docs/attributes.md#lost-usage).
+      if (chunk.usage) attempt.usage(usageOf(chunk.usage));
       yield chunk;
     }
   } catch (error) {
@@ -102,6 +107,17 @@ export async function* recordChatCompletionStream<T extends ChatCompletionChunkL
     throw error;
   } finally {
     // Also when the caller stops iterating early, after the finish chunk.
-    if (finishReasons) attempt.finish({ finishReasons, usage });
+    if (finishReasons) attempt.finish({ finishReasons });
   }
+}
+
+/** The figures of a Chat Completions `usage` object (absent ones stay absent). */
+function usageOf(usage: NonNullable<ChatCompletionChunkLike['usage']>): AttemptUsage {
+  const figures: [keyof AttemptUsage, number | undefined][] = [
+    ['inputTokens', usage.prompt_tokens],
+    ['outputTokens', usage.completion_tokens],
+    ['cachedInputTokens', usage.prompt_tokens_details?.cached_tokens],
+    ['reasoningTokens', usage.completion_tokens_details?.reasoning_tokens],
+  ];
+  return Object.fromEntries(figures.filter(([, value]) => value !== undefined && value !== null));
 }

@@ -159,6 +159,28 @@ describe('recordChatCompletionStream', () => {
     }
   });
 
+  it('records the usage chunk when it comes, with cached and reasoning tokens, so a drop after it still counts it', async () => {
+    const usage: ChatCompletionChunkLike = {
+      choices: [],
+      usage: {
+        prompt_tokens: 1200,
+        completion_tokens: 85,
+        prompt_tokens_details: { cached_tokens: 1024 },
+        completion_tokens_details: { reasoning_tokens: 40 },
+      },
+    };
+    // A provider that sends usage before its finish chunk, then the socket drops.
+    const { incident } = await record([text('Hi'), usage], errors.socketDrop());
+    expect(incident.lost).toEqual({
+      attempts: 1,
+      inputTokens: 1200,
+      outputTokens: 85,
+      cachedInputTokens: 1024,
+      reasoningTokens: 40,
+      lowerBound: false,
+    });
+  });
+
   it('a transport error after the finish chunk does not fail a complete answer', async () => {
     const { incident, thrown } = await record([text('Hi'), finish('stop')], errors.socketDrop());
     expect(thrown).toBeDefined();
