@@ -110,7 +110,7 @@ export type {
   RunFacts,
   SideEffectBoundary,
 } from './model/facts.js';
-export type { AttemptVerdict, Incident, RecoveryRecord } from './model/incident.js';
+export type { AttemptVerdict, Incident, LostUsage, RecoveryRecord } from './model/incident.js';
 export { incidentAttributes } from './derive/incident-attributes.js';
 export type { AttributeRecord } from './derive/incident-attributes.js';
 // The native convention (docs/conventions.md): what a runtime in any language writes.

@@ -215,7 +215,7 @@ export class AttemptRecorder {
     this.#usage = merged;
   }
 
-  /** Records that the attempt's stream finished normally and ends the attempt; `usage` as {@link usage} takes it. */
+  /** Records that the attempt's stream finished normally and ends the attempt; `usage` as {@link AttemptRecorder.usage} takes it. */
   finish(options: { readonly finishReasons?: readonly string[]; readonly usage?: AttemptUsage } = {}): void {
     if (this.#ended) return;
     // The recorder's own fold reads what it writes as every reader does (docs/conventions.md#finish-reasons-by-meaning).
