@@ -11,6 +11,7 @@ import {
   emptyReport,
   INTERRUPTED_TOOL,
   interruptedToolRun,
+  NO_LOST,
   timelineItem as item,
   TRACE_ID,
 } from './report-fixtures.js';
@@ -69,6 +70,7 @@ function report(over: Partial<IncidentReport> = {}): IncidentReport {
     ],
     incidents: [run()],
     byKind: [],
+    lost: NO_LOST,
     incidentsOmitted: 0,
     input: { lines: 12, spans: 40, traces: 10 },
     window: { maxSpans: 100_000, idleLines: 1000, tracesJudgedEarly: 0, runsJudgedEarly: 0, tracesSeenAgain: 0 },
