@@ -165,4 +165,20 @@ describe('ReportBuilder', () => {
     const { lost } = builder.finish();
     expect(lost.total.runs).toBe(1);
   });
+
+  it('takes a verdict made up here out of the lost usage when the file’s verdict for the same run comes later', async () => {
+    const spans = await recordRun(dropsAfterBashUsing(true), { processor: true });
+    let replaced = 0;
+    const builder = new ReportBuilder({ idleLines: 1, onRunReplaced: () => (replaced += 1) });
+    // The run's parts first: judged under a stand-in (its run span has not come), as evidence cut off.
+    builder.addLine(lineOf(spans.filter((s) => !isRunSpan(s))));
+    builder.addLine(lineOf(await recordRun(readsThenAnswers, { processor: true })));
+    builder.addLine(lineOf(spans.filter(isRunSpan)));
+    const report = builder.finish();
+    expect([report.runs, report.folded, replaced]).toEqual([2, 0, 1]);
+    expect(report.lost.total).toEqual(
+      lostFigures({ runs: 1, attempts: 2, inputTokens: 2700, outputTokens: 120, costUsd: 0.01, costRuns: 1 }),
+    );
+    expect(report.lost.byCause.map((g) => [g.value, g.runs])).toEqual([['provider_transport_disconnect', 1]]);
+  });
 });
