@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { IncidentReport } from '../src/report/report-model.js';
 import {
   dropsAfterBash,
+  dropsAfterBashUsing,
   fixtureLines,
   gateway,
   isRunSpan,
@@ -212,6 +213,7 @@ describe('--json', () => {
       'byPhase',
       'byRetrySafety',
       'byKind',
+      'lost',
       'incidents',
       'incidentsOmitted',
       'input',
@@ -248,6 +250,69 @@ describe('--json', () => {
     expect(run.timeline[2]).toMatchObject({ cause: 'provider_transport_disconnect' });
     for (let i = 1; i < run.timeline.length; i += 1)
       expect(run.timeline[i]!.startOffsetMillis).toBeGreaterThanOrEqual(run.timeline[i - 1]!.startOffsetMillis);
+  });
+});
+
+describe('what incidents cost (docs/cli.md#lost-usage)', () => {
+  it('sums the lost tokens and cost of runs with and without usage, a floor and a run folded here, by cause and retry safety', async () => {
+    const path = file(
+      [
+        // The processor's verdicts: every attempt reported usage; the dropped attempt reported input only; no usage at all.
+        lineOf(await recordRun(dropsAfterBashUsing(true), { processor: true })),
+        lineOf(await recordRun(dropsAfterBashUsing(false), { processor: true })),
+        lineOf(await recordRun(dropsAfterBash, { processor: true })),
+        // No verdict in the file: judged here, from the same usage.
+        lineOf(await recordRun(dropsAfterBashUsing(true))),
+        // A success lost nothing.
+        lineOf(await recordRun(readsThenAnswers, { processor: true })),
+      ].join('\n'),
+    );
+    const report = await json(['report', path]);
+    expect([report.runs, report.folded]).toEqual([5, 1]);
+    const total = {
+      runs: 4,
+      attempts: 8,
+      inputTokens: 8100,
+      outputTokens: 320,
+      costUsd: 0.024,
+      costRuns: 3,
+      lowerBoundRuns: 2,
+      lowerBound: true,
+    };
+    expect(report.lost).toEqual({
+      total,
+      byCause: [{ value: 'provider_transport_disconnect', ...total }],
+      byRetrySafety: [{ value: 'offer_continue', ...total }],
+    });
+    // Each run's own figures: the same from the file and from the fold.
+    const exact = { attempts: 2, inputTokens: 2700, outputTokens: 120, costUsd: 0.01, lowerBound: false };
+    expect(report.incidents.filter((r) => r.lost?.lowerBound === false).map((r) => [r.source, r.lost])).toEqual(
+      expect.arrayContaining([
+        ['file', exact],
+        ['folded', exact],
+      ]),
+    );
+    expect(report.incidents.filter((r) => r.lost === undefined)).toEqual([]);
+
+    const table = await cli(['report', path]);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('tokens lost to incidents'));
+    expect(lines.slice(at, at + 8).map((l) => l.replace(/ {2,}/g, ' | '))).toEqual([
+      'tokens lost to incidents | runs | attempts | input tokens | output tokens | cost',
+      'by cause',
+      ' | provider_transport_disconnect | 4 | 8 | ≥ 8,100 | ≥ 320 | ≥ $0.0240',
+      'by retry safety',
+      ' | offer_continue | 4 | 8 | ≥ 8,100 | ≥ 320 | ≥ $0.0240',
+      'total | 4 | 8 | ≥ 8,100 | ≥ 320 | ≥ $0.0240',
+      '≥ at least: 2 runs had an attempt that reported no usage (a cut stream often carries none) or facts that may be lost; 3 of 4 runs reported a cost.',
+      '',
+    ]);
+  });
+
+  it('no section when no run lost an attempt', async () => {
+    const table = await cli(['report', file(lineOf(await recordRun(readsThenAnswers, { processor: true })))]);
+    expect(table.stdout).not.toContain('tokens lost');
   });
 });
 

@@ -55,8 +55,9 @@ describe('agent-incidents demo', () => {
     const report = await run(['report', out]);
     expect(report.code).toBe(0);
     const table = demo.stdout.split('\n\nwrote')[0]!;
-    // Then the most recent incidents by trace id (test/cli-report.test.ts).
-    expect(report.stdout.startsWith(`${table.trim()}\n\nMost recent 20 of `)).toBe(true);
+    // Then what incidents cost and the most recent incidents by trace id (test/cli-report.test.ts).
+    expect(report.stdout.startsWith(`${table.trim()}\n\ntokens lost to incidents `)).toBe(true);
+    expect(report.stdout).toContain('\n\nMost recent 20 of ');
   });
 
   it('is reproducible for a seed', async () => {

@@ -18,6 +18,7 @@ import { renderIncidentPage } from '../report/html-page.js';
 import { noSpansMessage, renderIncidentList, renderReportNotes } from '../report/incident-list.js';
 import { OtlpJsonError } from '../report/otlp-json-line.js';
 import { counted } from '../report/plural.js';
+import { renderLostUsage } from '../report/lost-usage-table.js';
 import { GzipInputError, readReport } from '../report/read-report.js';
 import { REPORT_DEFAULTS } from '../report/report-builder.js';
 import type { IncidentReport } from '../report/report-model.js';
@@ -232,6 +233,7 @@ export function createProgram(): Command {
           ? []
           : [
               renderSummary(report, style),
+              renderLostUsage(report.lost, style),
               renderIncidentList(report, { count: opts.show, jaegerUrl: opts.jaegerUrl }, style),
               renderReportNotes(report),
             ];

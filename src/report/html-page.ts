@@ -1,7 +1,7 @@
 /**
  * `agent-incidents report --html`: one self-contained page of a report.
  * Counts by outcome, cause, phase and retry safety as bar charts that are also
- * tables; then each listed incident with what a user would be told
+ * tables; the tokens and cost lost, by cause and by retry safety; then each listed incident with what a user would be told
  * (presentIncident), its closed values as badges, its trace and a timeline of
  * its attempts and tool calls. Pure: a report in, a string out.
  *
@@ -11,8 +11,8 @@
  * else. The page fetches nothing: its CSP is `default-src 'none'` with the
  * inline styles and the one filter script (by hash) allowed.
  *
- * The page's parts are in html/: the charts (count-chart.ts), the incident
- * cards (incident-card.ts), the CSS and script (assets.ts).
+ * The page's parts are in html/: the charts (count-chart.ts), the lost usage
+ * (lost-usage.ts), the incident cards (incident-card.ts), the CSS and script (assets.ts).
  */
 import { createHash } from 'node:crypto';
 import { isOneOf } from '../model/enums.js';
@@ -21,6 +21,7 @@ import type { PresentationLocale } from '../presentation/present-incident.js';
 import { FILTER_SCRIPT, PAGE_CSS } from './html/assets.js';
 import { chart, filterOptions } from './html/count-chart.js';
 import { incidentCard } from './html/incident-card.js';
+import { lostSection } from './html/lost-usage.js';
 import type { Html } from './html/markup.js';
 import { html, trusted } from './html/markup.js';
 import { count, counting } from './html/shown-values.js';
@@ -175,6 +176,8 @@ ${chart('By phase', over, report.byPhase, 'other', 'chart-phase')}
 ${chart('By retry safety', over, report.byRetrySafety, 'retrySafety', 'chart-retry-safety')}
 </div>
 </section>
+
+${lostSection(report.lost)}
 
 <section aria-labelledby="incidents-heading">
 <h2 id="incidents-heading">Incidents</h2>

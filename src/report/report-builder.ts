@@ -11,6 +11,7 @@
  */
 import type { Policy } from '../derive/policy.js';
 import type { DecodedSpan } from '../otlp/otlp-json-spans.js';
+import { LostUsageTally } from './lost-usage-summary.js';
 import { spansOfLine } from './otlp-json-line.js';
 import { RecentIncidents } from './recent-incidents.js';
 import type { Counts, IncidentKind, IncidentReport, ReportRun } from './report-model.js';
@@ -58,7 +59,10 @@ interface Counted extends CountedRun {
   /** Folded while the trace was judged early. */
   readonly early: boolean;
   /** What was counted, for a verdict made up here (only those are ever replaced). */
-  readonly row?: Pick<ReportRun, 'outcome' | 'cause' | 'causeDetail' | 'phase' | 'retrySafety' | 'traceId' | 'spanId'>;
+  readonly row?: Pick<
+    ReportRun,
+    'outcome' | 'cause' | 'causeDetail' | 'phase' | 'retrySafety' | 'traceId' | 'spanId' | 'lost'
+  >;
 }
 
 /** A run counted with the file's verdict: never replaced, so one shared entry does for all. */
@@ -112,6 +116,7 @@ export class ReportBuilder {
   readonly #byPhase = new Map<string, number>();
   readonly #byRetrySafety = new Map<string, number>();
   readonly #byKind = new Map<string, IncidentKind>();
+  readonly #lost = new LostUsageTally();
 
   constructor(options: ReportBuilderOptions = {}) {
     this.#options = { ...REPORT_DEFAULTS, ...options };
@@ -176,6 +181,7 @@ export class ReportBuilder {
       byPhase: counts(this.#byPhase),
       byRetrySafety: counts(this.#byRetrySafety),
       byKind,
+      lost: this.#lost.result(),
       incidents,
       incidentsOmitted: omitted,
       input: { lines: this.#lines, spans: this.#spans, traces: this.#traces },
@@ -229,7 +235,7 @@ export class ReportBuilder {
       if (madeUp) this.#folded += 1;
       const earlyRun = (early || inherited) && madeUp;
       if (earlyRun) this.#earlyRun(memory, 1);
-      const { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId } = run.run;
+      const { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId, lost } = run.run;
       memory.counted.set(
         run.key,
         madeUp
@@ -237,7 +243,7 @@ export class ReportBuilder {
               madeUp,
               standIn: run.standIn,
               early: earlyRun,
-              row: { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId },
+              row: { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId, lost },
             }
           : FROM_FILE,
       );
@@ -277,6 +283,7 @@ export class ReportBuilder {
     if (entry.early) this.#earlyRun(memory, -1);
     this.#options.onRunReplaced?.({ traceId: row.traceId, spanId: row.spanId });
     bump(this.#byOutcome, row.outcome, -1);
+    this.#lost.remove(row);
     if (row.outcome === 'success') return;
     bump(this.#byCause, row.cause, -1);
     bump(this.#byPhase, row.phase, -1);
@@ -292,6 +299,8 @@ export class ReportBuilder {
     this.#runs += 1;
     this.#options.onRun?.(run);
     bump(this.#byOutcome, run.outcome);
+    // A run that succeeded may have lost attempts too (failed, cut off, retried): counted here, not only incidents.
+    this.#lost.add(run);
     if (run.outcome === 'success') return;
     bump(this.#byCause, run.cause);
     bump(this.#byPhase, run.phase);

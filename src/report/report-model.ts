@@ -5,6 +5,7 @@
  * classes), ids, names and times are kept: exported text such as a status
  * message may hold what a sanitizer missed, so nothing here carries it.
  */
+import type { LostUsage } from '../model/incident.js';
 
 /** One span of a run shown on its timeline: an attempt (a request to a model) or a tool call. */
 export interface TimelineItem {
@@ -50,8 +51,50 @@ export interface ReportRun {
   readonly durationMillis?: number;
   /** `file`: the verdict was in the file; `folded`: the run had none and was judged by the report from its spans. */
   readonly source: 'file' | 'folded';
+  /**
+   * What the attempts that did not make the run's answer used (docs/attributes.md#lost-usage): read from
+   * the verdict span's `incident.lost.*` for a `file` run, the fold core's `Incident.lost` for a `folded`
+   * one. Absent when the run lost no attempt.
+   */
+  readonly lost?: LostUsage;
   /** Attempts and tool calls in start order (those of the run seen in the input). */
   readonly timeline: readonly TimelineItem[];
+}
+
+/** Tokens and cost lost by some runs: sums of their {@link ReportRun.lost}. */
+export interface LostFigures {
+  /** Runs that lost at least one attempt. */
+  readonly runs: number;
+  /** Attempts that did not make their run's answer. */
+  readonly attempts: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Of the output tokens, reasoning ones; absent when no run reported them. */
+  readonly reasoningTokens?: number;
+  /** Of the input tokens, cached ones; absent when no run reported them. */
+  readonly cachedInputTokens?: number;
+  /** US dollars; absent when no run reported a cost. */
+  readonly costUsd?: number;
+  /** Runs whose figures include a cost (fewer than `runs`: the cost is a floor). */
+  readonly costRuns: number;
+  /** Runs whose own figures are a lower bound. */
+  readonly lowerBoundRuns: number;
+  /** The figures are a floor: a run's are, or some runs reported a cost and others did not. */
+  readonly lowerBound: boolean;
+}
+
+/** {@link LostFigures} of the runs with one value of a dimension (`''`: the value was absent). */
+export interface LostGroup extends LostFigures {
+  readonly value: string;
+}
+
+/** What incidents cost: the lost figures over every run, by cause and by retry safety. */
+export interface LostReport {
+  readonly total: LostFigures;
+  /** By the run's cause, most tokens first; a `success` run with lost attempts counts under `''`. */
+  readonly byCause: readonly LostGroup[];
+  /** By the run's retry safety, most tokens first. */
+  readonly byRetrySafety: readonly LostGroup[];
 }
 
 /** Counts of one dimension, most frequent first. An absent value is counted under `''`, shown as "none". */
@@ -101,6 +144,8 @@ export interface IncidentReport {
   readonly byRetrySafety: Counts;
   /** Incidents by kind (outcome, cause, detail, phase, retry safety), most frequent first: the terminal table's rows. */
   readonly byKind: readonly IncidentKind[];
+  /** Tokens and cost of the attempts that did not make their run's answer (docs/attributes.md#lost-usage). */
+  readonly lost: LostReport;
   /** Incidents listed one by one, most recent first, at most the report's limit. */
   readonly incidents: readonly ReportRun[];
   /** Incidents counted above but not listed because of the limit. */

@@ -14,6 +14,7 @@ import type { Incident } from '../model/incident.js';
 import { GEN_AI } from '../model/native-convention.js';
 import type { ReportRun, TimelineItem } from './report-model.js';
 import type { ReportSpan } from './report-span.js';
+import { lostOfAttributes } from './lost-usage-summary.js';
 import { childrenOf, runTimeline } from './run-timeline.js';
 import { isStandInVerdict, rememberedKey, resolveKeys } from './trace-keys.js';
 
@@ -282,6 +283,11 @@ function fileRun(
   const get = (k: string) => stringAttr(span.view.attributes, k);
   const outcome = get(K.ATTR_INCIDENT_OUTCOME) as string;
   const times = runTimes(span, key, byId);
+  // A gateway's verdict revision repeats its run's lost figures: counted on the run's first verdict only, never twice.
+  const lost =
+    span.view.attributes[K.ATTR_INCIDENT_REVISION_OF] === undefined
+      ? lostOfAttributes(span.view.attributes)
+      : undefined;
   const run: Omit<ReportRun, 'timeline'> = {
     outcome,
     cause: get(K.ATTR_INCIDENT_CAUSE),
@@ -297,6 +303,7 @@ function fileRun(
     spanId: span.view.spanId,
     ...times,
     source: 'file',
+    ...(lost ? { lost } : {}),
   };
   return {
     run,
@@ -334,6 +341,7 @@ function foldedRun(
     spanId: carrier.view.spanId,
     ...times,
     source: 'folded',
+    ...(incident.lost ? { lost: incident.lost } : {}),
   };
   return {
     run,

@@ -2,7 +2,8 @@
  * `agent-incidents report --html` in a real browser: the demo's OTLP/JSON
  * through the CLI into a page, opened from file:// in Debian's Chromium
  * (scripts/ci/install-chromium.sh) driven by playwright-core. It checks what a
- * user sees: the counts `report --json` gives, what each total counts, bars, a
+ * user sees: the counts `report --json` gives, what each total counts, bars, the
+ * tokens lost as `--json` sums them, a
  * timeline that says where the run broke, a link to the trace in Jaeger, that
  * the page fetched nothing, and the page of an empty input.
  */
@@ -153,6 +154,60 @@ describe('report --html in a browser', () => {
     expect(widths[0]).toBe(Math.max(...widths));
     // The table is labelled for a screen reader.
     await expect(page.getByRole('table', { name: /By cause/ }).isVisible()).resolves.toBe(true);
+  });
+
+  it('shows the tokens lost by cause and by retry safety as report --json sums them, a floor marked', async () => {
+    interface Figures {
+      runs: number;
+      attempts: number;
+      inputTokens: number;
+      outputTokens: number;
+      lowerBound: boolean;
+    }
+    type Group = Figures & { value: string };
+    const { lost } = JSON.parse(cli('report', input, '--json')) as {
+      lost: { total: Figures; byCause: Group[]; byRetrySafety: Group[] };
+    };
+    expect(lost.total.runs).toBeGreaterThan(0);
+    const heading = page.getByRole('heading', { level: 2, name: 'Tokens lost' });
+    await heading.scrollIntoViewIfNeeded();
+    expect(await heading.isVisible()).toBe(true);
+    /** A row as the user reads it: label, runs, attempts, input and output tokens, and whether a figure says ≥. */
+    const read = async (row: ReturnType<Page['locator']>) => {
+      const label = (await row.locator('th').innerText()).trim();
+      const cells = await row.locator('td').allInnerTexts();
+      const n = (text: string) => Number(text.replace(/[^\d]/g, ''));
+      return [
+        label === 'none' ? '' : label,
+        n(cells[0]!),
+        n(cells[1]!),
+        n(cells[2]!),
+        n(cells[3]!),
+        cells[2]!.startsWith('≥'),
+      ];
+    };
+    const expected = (g: Figures, value: string) => [
+      value,
+      g.runs,
+      g.attempts,
+      g.inputTokens,
+      g.outputTokens,
+      g.lowerBound,
+    ];
+    for (const [id, groups] of [
+      ['lost-cause', lost.byCause],
+      ['lost-retry-safety', lost.byRetrySafety],
+    ] as const) {
+      const table = page.getByRole('table', { name: id === 'lost-cause' ? /^Lost by cause/ : /^Lost by retry safety/ });
+      expect(await table.isVisible()).toBe(true);
+      const rows = [];
+      for (const row of await page.locator(`#${id} tbody tr`).all()) rows.push(await read(row));
+      expect(rows).toEqual(groups.map((g) => expected(g, g.value)));
+      expect(await read(page.locator(`#${id} tfoot tr`))).toEqual(expected(lost.total, 'Total'));
+    }
+    // The demo's runs report no usage: every figure is a floor, and the page says why.
+    expect(await page.locator('#lost-floor').isVisible()).toBe(lost.total.lowerBound);
+    await page.locator('#lost').screenshot({ path: join(dir, 'lost.png') });
   });
 
   it('shows an incident with its message and a timeline that marks where it broke', async () => {

@@ -11,6 +11,8 @@ import {
   emptyReport,
   INTERRUPTED_TOOL,
   interruptedToolRun,
+  lostFigures,
+  NO_LOST,
   timelineItem as item,
   TRACE_ID,
 } from './report-fixtures.js';
@@ -69,6 +71,7 @@ function report(over: Partial<IncidentReport> = {}): IncidentReport {
     ],
     incidents: [run()],
     byKind: [],
+    lost: NO_LOST,
     incidentsOmitted: 0,
     input: { lines: 12, spans: 40, traces: 10 },
     window: { maxSpans: 100_000, idleLines: 1000, tracesJudgedEarly: 0, runsJudgedEarly: 0, tracesSeenAgain: 0 },
@@ -223,6 +226,40 @@ describe('renderIncidentPage', () => {
     // Outcome and retry safety bars carry a tone; the label and number say the same in text.
     expect(section(page, '<tr data-value="failed">', '</tr>')).toContain('class="bar c-bad"');
     expect(section(page, '<tr data-value="auto_retry">', '</tr>')).toContain('class="bar c-ok"');
+  });
+
+  it('shows what incidents cost after the counts: the tables by cause and retry safety, and each card its run’s loss', () => {
+    const figures = lostFigures({
+      runs: 1,
+      attempts: 2,
+      inputTokens: 2700,
+      outputTokens: 80,
+      lowerBoundRuns: 1,
+      lowerBound: true,
+    });
+    const lost = { attempts: 2, inputTokens: 2700, outputTokens: 80, lowerBound: true };
+    const page = renderIncidentPage(
+      report({
+        lost: {
+          total: figures,
+          byCause: [{ value: 'tool_execution_interrupted', ...figures }],
+          byRetrySafety: [{ value: 'ask_user_before_retry', ...figures }],
+        },
+        incidents: [run({ lost })],
+      }),
+      { generatedAt: AT },
+    );
+    const at = (text: string) => page.indexOf(text);
+    expect(at('id="counts-heading"')).toBeLessThan(at('id="lost-heading"'));
+    expect(at('id="lost-heading"')).toBeLessThan(at('id="incidents-heading"'));
+    expect(section(page, '<section class="lost-table" id="lost-cause">', '</section>')).toContain(
+      '<tr data-value="tool_execution_interrupted" data-floor="true">',
+    );
+    expect(page).toContain('<section class="lost-table" id="lost-retry-safety">');
+    expect(page).toContain('<p class="note" id="lost-floor">');
+    expect(page).toContain('<div><dt>Lost</dt><dd>2 attempts: at least 2,700 input and 80 output tokens</dd></div>');
+    // A report whose runs lost nothing says so.
+    expect(renderIncidentPage(report(), { generatedAt: AT })).toContain('id="lost-none"');
   });
 
   it('tells each incident as presentIncident would, with its closed values as badges', () => {

@@ -110,3 +110,22 @@ export function dropsAfterBash(run: Recorder): void {
 export function isRunSpan(span: ReadableSpan): boolean {
   return span.attributes['gen_ai.operation.name'] === 'invoke_agent';
 }
+
+/**
+ * {@link dropsAfterBash} with usage: the first attempt reports 1,200 input and 80 output tokens ($0.004); the
+ * dropped one 1,500 input tokens, and with `whole` also 40 output tokens ($0.006), else nothing more (its stream
+ * was cut before the rest came: the run's figures are a floor).
+ */
+export function dropsAfterBashUsing(whole: boolean): (run: Recorder) => void {
+  return (run) => {
+    const a = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+    a.toolCallMaterialized({ name: 'bash', sideEffects: 'unsafe' });
+    run.startTool({ name: 'bash', sideEffects: 'unsafe', attempt: a }).complete();
+    a.finish({ finishReasons: ['tool-calls'], usage: { inputTokens: 1200, outputTokens: 80, costUsd: 0.004 } });
+    const b = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+    b.usage(whole ? { inputTokens: 1500, outputTokens: 40, costUsd: 0.006 } : { inputTokens: 1500 });
+    b.textOutput();
+    const cause = Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' });
+    b.fail(new TypeError('terminated', { cause }));
+  };
+}

@@ -6,8 +6,26 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runRowsFromOtlpJsonLines } from '../../src/report/otlp-json.js';
+import { DEFAULT_POLICY } from '../../src/derive/policy.js';
+import { judgeTrace } from '../../src/gateway/judge-trace.js';
+import { ReleasedRuns } from '../../src/gateway/released-runs.js';
+import { ResourceCache } from '../../src/gateway/resource-cache.js';
+import { RevisableTraces } from '../../src/gateway/revisable-traces.js';
+import { encodeTraceRequestJson } from '../../src/otlp/otlp-encode.js';
+import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { ReportBuilder } from '../../src/report/report-builder.js';
-import { dropsAfterBash, fixtureLines, isRunSpan, lineOf, readsThenAnswers, recordRun } from './otlp-lines.js';
+import { createSanitizer } from '../../src/sanitize/sanitizer.js';
+import {
+  dropsAfterBash,
+  dropsAfterBashUsing,
+  fixtureLines,
+  gateway,
+  isRunSpan,
+  lineOf,
+  readsThenAnswers,
+  recordRun,
+} from './otlp-lines.js';
+import { lostFigures } from './report-fixtures.js';
 
 /** `n` lines of one recorded run under fresh trace ids. */
 function copies(line: string, n: number): string[] {
@@ -61,5 +79,106 @@ describe('ReportBuilder', () => {
     for (const line of lines) builder.addLine(line);
     builder.finish();
     expect(rows).toEqual(runRowsFromOtlpJsonLines(lines.join('\n')).map((r) => r.outcome + ' ' + (r.cause ?? '')));
+  });
+
+  it.each([
+    [
+      'every attempt reported its usage: exact',
+      true,
+      lostFigures({ runs: 1, attempts: 2, inputTokens: 2700, outputTokens: 120, costUsd: 0.01, costRuns: 1 }),
+    ],
+    [
+      'the dropped attempt reported input tokens only: a floor',
+      false,
+      lostFigures({
+        runs: 1,
+        attempts: 2,
+        inputTokens: 2700,
+        outputTokens: 80,
+        costUsd: 0.004,
+        costRuns: 1,
+        lowerBoundRuns: 1,
+        lowerBound: true,
+      }),
+    ],
+  ])(
+    'sums the same lost usage from the processor’s verdict, the gateway’s and a run folded here (%s)',
+    async (_case, whole, total) => {
+      const raw = await recordRun(dropsAfterBashUsing(whole));
+      const processed = await recordRun(dropsAfterBashUsing(whole), { processor: true });
+      const sources = { file: lineOf(processed), gateway: gateway()(raw), folded: lineOf(raw) };
+      for (const [source, line] of Object.entries(sources)) {
+        const builder = new ReportBuilder();
+        builder.addLine(line);
+        const report = builder.finish();
+        expect(report.folded, source).toBe(source === 'folded' ? 1 : 0);
+        expect(report.lost.total, source).toEqual(total);
+        expect(
+          report.lost.byCause.map((g) => [g.value, g.runs, g.inputTokens]),
+          source,
+        ).toEqual([['provider_transport_disconnect', 1, 2700]]);
+        expect(
+          report.lost.byRetrySafety.map((g) => [g.value, g.runs]),
+          source,
+        ).toEqual([['offer_continue', 1]]);
+        expect(report.incidents[0]?.lost, source).toEqual({
+          attempts: 2,
+          inputTokens: 2700,
+          outputTokens: total.outputTokens,
+          costUsd: total.costUsd,
+          lowerBound: total.lowerBound,
+        });
+      }
+    },
+  );
+
+  it('does not count a run’s lost usage twice when the gateway revised its verdict', async () => {
+    const spans = await recordRun(dropsAfterBashUsing(true));
+    const last = spans.filter((s) => s.name.startsWith('chat')).at(-1)!;
+    const sanitizer = createSanitizer();
+    const options = {
+      policy: DEFAULT_POLICY,
+      sanitizer,
+      resources: new ResourceCache(sanitizer),
+      released: new ReleasedRuns(600_000),
+      revisable: new RevisableTraces(),
+    };
+    const judge = (part: typeof spans, now: number, early: boolean) =>
+      new TextDecoder().decode(
+        encodeTraceRequestJson(
+          judgeTrace(decodeOtlpJsonSpans(JSON.parse(lineOf(part))), options, now, early, now + 10_000).spans,
+        ),
+      );
+    const now = Date.now();
+    // Judged while a refused sender may still bring a part, then corrected when the last attempt comes.
+    const early = judge(
+      spans.filter((s) => s !== last),
+      now,
+      true,
+    );
+    const late = judge([last], now + 1, false);
+    expect(late).toContain('incident.verdict_revision');
+    expect(late).toContain('incident.lost.attempts');
+    const builder = new ReportBuilder();
+    builder.addLine(early);
+    builder.addLine(late);
+    const { lost } = builder.finish();
+    expect(lost.total.runs).toBe(1);
+  });
+
+  it('takes a verdict made up here out of the lost usage when the file’s verdict for the same run comes later', async () => {
+    const spans = await recordRun(dropsAfterBashUsing(true), { processor: true });
+    let replaced = 0;
+    const builder = new ReportBuilder({ idleLines: 1, onRunReplaced: () => (replaced += 1) });
+    // The run's parts first: judged under a stand-in (its run span has not come), as evidence cut off.
+    builder.addLine(lineOf(spans.filter((s) => !isRunSpan(s))));
+    builder.addLine(lineOf(await recordRun(readsThenAnswers, { processor: true })));
+    builder.addLine(lineOf(spans.filter(isRunSpan)));
+    const report = builder.finish();
+    expect([report.runs, report.folded, replaced]).toEqual([2, 0, 1]);
+    expect(report.lost.total).toEqual(
+      lostFigures({ runs: 1, attempts: 2, inputTokens: 2700, outputTokens: 120, costUsd: 0.01, costRuns: 1 }),
+    );
+    expect(report.lost.byCause.map((g) => [g.value, g.runs])).toEqual([['provider_transport_disconnect', 1]]);
   });
 });

@@ -4,10 +4,33 @@
  * incident cards): an empty report to fill in, an incident run and the items
  * of its timeline. Each test overrides what it checks.
  */
-import type { IncidentReport, ReportRun, TimelineItem } from '../../src/report/report-model.js';
+import type {
+  IncidentReport,
+  LostFigures,
+  LostReport,
+  ReportRun,
+  TimelineItem,
+} from '../../src/report/report-model.js';
 
 /** The trace of {@link interruptedToolRun}. */
 export const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+
+/** Lost figures of no run: what a report of runs that lost nothing sums to; `over` fills it in. */
+export function lostFigures(over: Partial<LostFigures> = {}): LostFigures {
+  return {
+    runs: 0,
+    attempts: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costRuns: 0,
+    lowerBoundRuns: 0,
+    lowerBound: false,
+    ...over,
+  };
+}
+
+/** The lost usage of a report whose runs lost nothing. */
+export const NO_LOST: LostReport = { total: lostFigures(), byCause: [], byRetrySafety: [] };
 
 /** A report of nothing: no run, no line read, an idle window of the defaults; `over` fills it in. */
 export function emptyReport(over: Partial<IncidentReport> = {}): IncidentReport {
@@ -19,6 +42,7 @@ export function emptyReport(over: Partial<IncidentReport> = {}): IncidentReport 
     byPhase: [],
     byRetrySafety: [],
     byKind: [],
+    lost: NO_LOST,
     incidents: [],
     incidentsOmitted: 0,
     input: { lines: 0, spans: 0, traces: 0 },

@@ -106,6 +106,18 @@ a:focus-visible, select:focus-visible, button:focus-visible { outline: 2px solid
 .sw-attempt { background: var(--attempt); } .sw-tool { background: var(--tool); }
 .sw-error { background: repeating-linear-gradient(135deg, var(--bad) 0 5px, color-mix(in srgb, var(--bad) 70%, transparent) 5px 9px); }
 .sw-open { border: 1.5px dashed var(--warn); } .sw-side { background: var(--tool); box-shadow: 0 0 0 2px var(--warn); }
+.lost-tables { display: grid; gap: 1rem; }
+.lost-table { background: var(--surface); border: 1px solid var(--line); border-radius: 10px; padding: 1rem 1.1rem 0.8rem; overflow-x: auto; }
+.lost-table table { width: 100%; border-collapse: collapse; }
+.lost-table caption { text-align: left; font-weight: 620; padding-bottom: 0.6rem; }
+.lost-table caption .muted { font-size: 0.85rem; }
+.lost-table th, .lost-table td { padding: 0.22rem 0 0.22rem 1rem; font-weight: 400; font-size: 0.86rem; vertical-align: middle; }
+.lost-table thead th { color: var(--muted); font-size: 0.78rem; text-align: right; }
+.lost-table thead th:first-child, .lost-table th[scope=row] { text-align: left; padding-left: 0; overflow-wrap: anywhere; }
+.lost-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.lost-table tfoot th, .lost-table tfoot td { border-top: 1px solid var(--line); font-weight: 620; }
+.lost-table .dot { display: inline-block; width: 0.55rem; height: 0.55rem; border-radius: 50%; margin-right: 0.45rem; background: var(--c, var(--line)); }
+.floor { color: var(--warn); font-weight: 650; text-decoration: none; cursor: help; }
 .note { background: var(--surface); border: 1px dashed var(--line); border-radius: 8px; padding: 0.6rem 0.9rem; color: var(--muted); font-size: 0.88rem; }
 footer { margin-top: 3rem; color: var(--muted); font-size: 0.8rem; }
 @media (max-width: 40rem) {

@@ -20,6 +20,7 @@ import type { PresentationLocale } from '../../presentation/present-incident.js'
 import { presentIncident } from '../../presentation/present-incident.js';
 import type { ReportRun } from '../report-model.js';
 import type { Html } from './markup.js';
+import { lostLine } from './lost-usage.js';
 import { html, trusted } from './markup.js';
 import { count, shown, toneClass } from './shown-values.js';
 import { formatMillis, hasSideEffects, renderTimeline } from './timeline.js';
@@ -78,6 +79,7 @@ export function incidentCard(
     ['Started', startedAt(run.startUnixMillis)],
     ['Duration', run.durationMillis === undefined ? 'never ended' : formatMillis(run.durationMillis)],
     ['Verdict', run.source === 'folded' ? 'judged by this report from its spans' : 'recorded in the file'],
+    ['Lost', run.lost === undefined ? undefined : lostLine(run.lost)],
   ];
   return html`<article class="incident sev-${text.severity}" id="${id}" aria-labelledby="${id}-title" data-cause="${run.cause ?? ''}" data-phase="${run.phase ?? ''}" data-safety="${run.retrySafety ?? ''}">
 <span class="sev">${text.severity}</span>

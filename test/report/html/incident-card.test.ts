@@ -122,6 +122,23 @@ describe('incidentCard', () => {
         ['Verdict', 'recorded in the file'],
       ],
     ],
+    [
+      'a run that lost attempts says what they used, a floor as "at least"',
+      {
+        timeline: [],
+        agentName: undefined,
+        provider: undefined,
+        serviceName: undefined,
+        lost: { attempts: 2, inputTokens: 2700, outputTokens: 80, costUsd: 0.004, lowerBound: true },
+      },
+      [
+        ['Trace', `<code class="trace-id">${TRACE}</code>`],
+        ['Started', '<time datetime="2026-11-26T04:59:00.250Z">2026-11-26 04:59:00 UTC</time>'],
+        ['Duration', '1.5 s'],
+        ['Verdict', 'recorded in the file'],
+        ['Lost', '2 attempts: at least 2,700 input and 80 output tokens, $0.0040'],
+      ],
+    ],
   ])('leaves out what is not known: %s', (_, over, pairs) => {
     expect(meta(incidentCard(run(over), 0, undefined, undefined).value)).toEqual(pairs);
   });
