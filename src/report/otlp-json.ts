@@ -5,6 +5,7 @@
  * this is the same builder with a window that holds the whole input. Pure:
  * text in, rows out.
  */
+import type { LostUsage } from '../model/incident.js';
 import type { Policy } from '../derive/policy.js';
 import { ReportBuilder } from './report-builder.js';
 
@@ -24,6 +25,8 @@ export interface RunRow {
   readonly spanId?: string;
   /** `file`: the verdict was in the file; `folded`: the run had none and was folded here. */
   readonly source: 'file' | 'folded';
+  /** What the run's lost attempts used (docs/attributes.md#lost-usage); absent when it lost none. */
+  readonly lost?: LostUsage;
 }
 
 /**
@@ -52,6 +55,7 @@ export function runRowsFromOtlpJsonLines(input: string, options: { readonly poli
         traceId: run.traceId,
         spanId: run.spanId,
         source: run.source,
+        ...(run.lost ? { lost: run.lost } : {}),
       }),
     onRunReplaced: (run) => {
       const at = rows.findIndex((row) => row.traceId === run.traceId && row.spanId === run.spanId);

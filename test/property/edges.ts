@@ -94,7 +94,14 @@ export function fromIncident(incident: Incident): Expected {
 /** The fields a `report` row shows, of any verdict. */
 export function rowFields(v: Expected | RunRow | undefined) {
   if (!v) return undefined;
-  return { outcome: v.outcome, cause: v.cause, causeDetail: v.causeDetail, phase: v.phase, retrySafety: v.retrySafety };
+  return {
+    outcome: v.outcome,
+    cause: v.cause,
+    causeDetail: v.causeDetail,
+    phase: v.phase,
+    retrySafety: v.retrySafety,
+    lost: v.lost ? { ...v.lost } : undefined,
+  };
 }
 
 /**
