@@ -48,7 +48,9 @@ class LostSum {
 
   add(usage: AttemptUsage | undefined, usedNothing: boolean): void {
     this.attempts += 1;
-    if (usedNothing && usage === undefined) return;
+    // A refused request used nothing, whatever its span shows: an instrumentation that retries inside one
+    // span (AI SDK 7) writes the answering try's usage on it.
+    if (usedNothing) return;
     if (usage?.inputTokens === undefined || usage.outputTokens === undefined) this.lowerBound = true;
     this.inputTokens += usage?.inputTokens ?? 0;
     this.outputTokens += usage?.outputTokens ?? 0;

@@ -63,6 +63,11 @@ describe('lost usage of a run', () => {
     expect(incident.lost).toEqual({ attempts: 1, inputTokens: 0, outputTokens: 0, lowerBound: false });
   });
 
+  it('a refused request used nothing even when its span shows usage (the answering try’s, written on a shared span)', () => {
+    const incident = deriveIncident(run([...failed('a1', RATE_LIMIT), ...finished('a2')], { a1: U2, a2: U2 }));
+    expect(incident.lost).toEqual({ attempts: 1, inputTokens: 0, outputTokens: 0, lowerBound: false });
+  });
+
   it('a content filter came with a response, which was billed: without usage it is a floor', () => {
     const filtered: ErrorFact = { kind: 'api', detail: 'content_filter', retryable: false };
     const incident = deriveIncident(run([...failed('a1', filtered), ...finished('a2')], { a2: U2 }));

@@ -54,8 +54,8 @@ export function expectedLost(
     if (!(incident || fates.failed.has(n) || fates.retried.has(n) || fates.cutOff.has(n))) return;
     sum.attempts += 1;
     const usage = usageOf(model, index);
-    // A request refused before anything streamed was not billed.
-    if (!usage && fates.apiError.has(n) && !streamed(model, index)) return;
+    // A request refused before anything streamed was not billed, whatever usage was reported on its span.
+    if (fates.apiError.has(n) && !streamed(model, index)) return;
     if (usage?.inputTokens === undefined || usage.outputTokens === undefined) sum.lowerBound = true;
     sum.inputTokens += usage?.inputTokens ?? 0;
     sum.outputTokens += usage?.outputTokens ?? 0;
