@@ -10,6 +10,8 @@ import { ReportBuilder } from '../report/report-builder.js';
 import type { IncidentReport } from '../report/report-model.js';
 import { RunRecorder } from '../runtime/run-recorder.js';
 import { IncidentSpanProcessor } from '../sdk/incident-span-processor.js';
+import type { DemoModel } from './conversation.js';
+import type { FleetRun } from './fleet.js';
 import { FleetPlayer } from './fleet.js';
 import { OtlpJsonPoster } from './otlp-json-poster.js';
 import { TraceLines } from './trace-lines.js';
@@ -41,11 +43,6 @@ export interface DemoResult {
   /** Set when the OTLP endpoint refused or could not be reached. */
   readonly otlpError?: string;
 }
-
-const PROVIDERS = [
-  { providerName: 'openai', model: 'gpt-5-mini' },
-  { providerName: 'anthropic', model: 'claude-sonnet-4-5' },
-];
 
 /** Runs between yields to the event loop: lets the OTLP exporter send and keeps the SDK's pending work short. */
 const SLICE = 100;
@@ -86,11 +83,8 @@ async function playInto(fd: number, options: DemoOptions, sdk: TracingSdk): Prom
   }, 'agent-incidents-demo');
   const provider = sdk.createProvider([new IncidentSpanProcessor({ sweepIntervalMillis: 0 }), lines]);
   const tracer = provider.getTracer('agent-incidents-demo');
-  let index = 0;
-  const startRun = () => {
-    const { providerName, model } = PROVIDERS[index++ % PROVIDERS.length]!;
-    return RunRecorder.start({ tracer, agentName: 'demo-agent', providerName, model });
-  };
+  const startRun = (_kind: FleetRun, { providerName, model }: DemoModel) =>
+    RunRecorder.start({ tracer, agentName: 'demo-agent', providerName, model });
   const fleet = new FleetPlayer(options.seed);
   while (fleet.played < options.runs) {
     fleet.play(Math.min(SLICE, options.runs - fleet.played), startRun);

@@ -9,6 +9,7 @@
  * IncidentSpanProcessor, and its verdict is the one its name says.
  */
 import { describe, expect, it } from 'vitest';
+import { Conversation, DEMO_MODELS } from '../../src/demo/conversation.js';
 import type { FleetRun } from '../../src/demo/fleet.js';
 import { FLEET, FleetPlayer, playFleet, seededRandom } from '../../src/demo/fleet.js';
 import { CAUSES, PHASES } from '../../src/model/enums.js';
@@ -94,7 +95,11 @@ describe('FleetPlayer', () => {
   });
 
   it('ends every run but the ones whose script leaves them open', () => {
-    const open = new Set(FLEET.filter((k) => k.play(RunRecorder.start()) === 'leave_open').map((k) => k.name));
+    const open = new Set(
+      FLEET.filter(
+        (k) => k.play(RunRecorder.start(), new Conversation(DEMO_MODELS[0]!, seededRandom(1))) === 'leave_open',
+      ).map((k) => k.name),
+    );
     expect([...open]).toEqual(['agent crashes, run never ends']);
     for (const { kind, ended } of playLog(9, [300])) expect(ended, kind).toBe(!open.has(kind));
   });
@@ -139,7 +144,7 @@ describe('each kind’s verdict, through the real processor', () => {
     'stream stops with no error recorded': ['failed', 'unknown_interruption', 'reasoning_generation'],
   };
 
-  async function verdicts(): Promise<Map<string, [unknown, unknown, unknown]>> {
+  async function runSpans(): Promise<Map<string, Readonly<Record<string, unknown>>>> {
     const pipeline = createPipeline();
     const kindOfTrace = new Map<string, string>();
     new FleetPlayer(1).play(FLEET.length, (kind) => {
@@ -149,13 +154,13 @@ describe('each kind’s verdict, through the real processor', () => {
     });
     // Shutdown finalizes the run left open, as the demo's does.
     await pipeline.provider.shutdown();
+    return new Map(pipeline.runSpans().map((s) => [kindOfTrace.get(s.spanContext().traceId) ?? '?', s.attributes]));
+  }
+
+  async function verdicts(): Promise<Map<string, [unknown, unknown, unknown]>> {
+    const byKind = await runSpans();
     return new Map(
-      pipeline
-        .runSpans()
-        .map((s) => [
-          kindOfTrace.get(s.spanContext().traceId) ?? '?',
-          [s.attributes['incident.outcome'], s.attributes['incident.cause'], s.attributes['incident.phase']],
-        ]),
+      [...byKind].map(([kind, a]) => [kind, [a['incident.outcome'], a['incident.cause'], a['incident.phase']]]),
     );
   }
 
@@ -168,5 +173,51 @@ describe('each kind’s verdict, through the real processor', () => {
     const byKind = [...(await verdicts()).values()];
     expect(new Set(byKind.map(([, cause]) => cause).filter(Boolean))).toEqual(new Set(CAUSES));
     expect(new Set(byKind.map(([, , phase]) => phase).filter(Boolean))).toEqual(new Set(PHASES));
+  });
+
+  /**
+   * [lost attempts, lower bound, input reported, output reported] of each kind
+   * that lost an attempt, in the first round (even runs talk to OpenAI, odd
+   * ones to Anthropic): a request refused before streaming used nothing
+   * (exact); a stream cut off after Anthropic's `message_start` shows its
+   * input, not its output (a floor); one cut off on OpenAI, or before the
+   * provider answered, shows nothing (a floor, never a silent zero); a
+   * finished attempt of a failed run shows all it used (exact).
+   */
+  const LOST: Record<string, [number, boolean, boolean, boolean]> = {
+    'connect watchdog, retried, recovers': [1, true, false, false],
+    'connect watchdog twice': [2, true, false, false],
+    'socket drop before first token': [1, true, false, false],
+    'socket drop mid-answer': [1, true, true, false],
+    'socket drop while reasoning': [1, true, false, false],
+    'connection reset during tool input': [1, true, true, false],
+    'drop after an unsafe call materialized': [1, true, false, false],
+    'drop after grep returned': [1, true, true, false],
+    '503 then recovered': [1, false, false, false],
+    'quota exhausted': [1, false, false, false],
+    'user presses stop': [1, true, false, false],
+    'host reloads mid-stream': [1, true, true, false],
+    'bash fails': [1, false, true, true],
+    'bash interrupted': [1, true, false, false],
+    'agent process exits after finishing the stream': [1, false, true, true],
+    'stream stops with no error recorded': [1, true, false, false],
+    'agent crashes, run never ends': [1, true, true, false],
+  };
+
+  it('gives each kind’s run what its lost attempts used, as their provider reported it', async () => {
+    const lost = Object.fromEntries(
+      [...(await runSpans())]
+        .filter(([, a]) => a['incident.lost.attempts'] !== undefined)
+        .map(([kind, a]) => [
+          kind,
+          [
+            a['incident.lost.attempts'],
+            a['incident.lost.lower_bound'],
+            (a['incident.lost.input_tokens'] as number) > 0,
+            (a['incident.lost.output_tokens'] as number) > 0,
+          ],
+        ]),
+    );
+    expect(lost).toEqual(LOST);
   });
 });

@@ -69,12 +69,28 @@ describe('runDemo', () => {
     expect(result.report.runs).toBe(runs);
   });
 
-  it('reproduces a fleet for a seed, and plays another for another seed', async () => {
+  it('reproduces a fleet for a seed, its lost usage included, and plays another for another seed', async () => {
     const counts = async (seed: number) => {
-      const { report } = await runDemo({ runs: FLEET.length + 40, seed, out: nextFile() });
-      return { byOutcome: report.byOutcome, byKind: report.byKind };
+      const out = nextFile();
+      const { report } = await runDemo({ runs: FLEET.length + 40, seed, out });
+      // What the run spans say their incidents lost, summed per key (docs/attributes.md#lost-usage).
+      const lost: Record<string, number> = {};
+      for (const span of linesOf(out).flatMap((line) => decodeOtlpJsonSpans(JSON.parse(line))))
+        for (const [key, value] of Object.entries(span.attributes))
+          if (key.startsWith('incident.lost.') && typeof value === 'number') lost[key] = (lost[key] ?? 0) + value;
+      return { byOutcome: report.byOutcome, byKind: report.byKind, lost };
     };
     const first = await counts(4);
+    // The faults cost something, reasoning and cached input included.
+    for (const key of [
+      'attempts',
+      'input_tokens',
+      'output_tokens',
+      'reasoning_tokens',
+      'cached_input_tokens',
+      'cost_usd',
+    ])
+      expect(first.lost[`incident.lost.${key}`], key).toBeGreaterThan(0);
     expect(await counts(4)).toEqual(first);
     expect(await counts(5)).not.toEqual(first);
   });

@@ -47,6 +47,7 @@ const STOP: Readonly<Record<FinishReason, string>> = {
   tool_calls: 'tool_use',
   tool_use: 'tool_use',
   length: 'max_tokens',
+  content_filter: 'refusal',
 };
 
 /** A placeholder: clients pass it back unread, and only Anthropic can check it. */

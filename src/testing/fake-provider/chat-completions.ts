@@ -35,6 +35,7 @@ const FINISH: Readonly<Record<FinishReason, string>> = {
   tool_calls: 'tool_calls',
   tool_use: 'tool_calls',
   length: 'length',
+  content_filter: 'content_filter',
 };
 
 function usage(context: AnswerContext, outputTokens: number): Record<string, number> {

@@ -88,11 +88,14 @@ function response(
   };
 }
 
-/** `length` is an incomplete response; every other reason completes it (tool calls are read from the output). */
+/**
+ * `length` and `content_filter` are an incomplete response; every other reason
+ * completes it (tool calls are read from the output).
+ */
 function ending(reason: FinishReason): { readonly status: string; readonly incompleteDetails: unknown } {
-  return reason === 'length'
-    ? { status: 'incomplete', incompleteDetails: { reason: 'max_output_tokens' } }
-    : { status: 'completed', incompleteDetails: null };
+  if (reason === 'length') return { status: 'incomplete', incompleteDetails: { reason: 'max_output_tokens' } };
+  if (reason === 'content_filter') return { status: 'incomplete', incompleteDetails: { reason: 'content_filter' } };
+  return { status: 'completed', incompleteDetails: null };
 }
 
 class ResponsesEncoder implements StreamEncoder {

@@ -7,9 +7,12 @@
 
 /**
  * Why the model stopped. `tool_calls` and `tool_use` are the same reason in the
- * OpenAI and Anthropic spellings; each dialect writes its own.
+ * OpenAI and Anthropic spellings; each dialect writes its own. `content_filter`
+ * is the provider's content policy cutting the answer short (Chat Completions
+ * `content_filter`, Responses `incomplete` for `content_filter`, Anthropic
+ * `refusal`), with the usage of what streamed, as the providers bill it.
  */
-export type FinishReason = 'stop' | 'tool_calls' | 'tool_use' | 'length';
+export type FinishReason = 'stop' | 'tool_calls' | 'tool_use' | 'length' | 'content_filter';
 
 /**
  * A provider error, in words both dialects share. OpenAI writes

@@ -175,6 +175,7 @@ describe('the stream encoder', () => {
     ['tool_calls', 'tool_use'],
     ['tool_use', 'tool_use'],
     ['length', 'max_tokens'],
+    ['content_filter', 'refusal'],
   ])('finish(%s) closes the open block and stops with %s, counting output tokens', (reason, stop) => {
     const encoder = anthropicMessages.encoder(CONTEXT);
     encoder.text('a');

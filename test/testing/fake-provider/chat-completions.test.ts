@@ -173,6 +173,7 @@ describe('the stream encoder', () => {
     ['tool_calls', 'tool_calls'],
     ['tool_use', 'tool_calls'],
     ['length', 'length'],
+    ['content_filter', 'content_filter'],
   ])('finish(%s) writes finish_reason %s then [DONE], with no usage chunk unless asked', (reason, wire) => {
     expect(frames(chatCompletions.encoder(CONTEXT).finish(reason))).toEqual([
       chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: wire }]),

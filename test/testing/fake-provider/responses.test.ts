@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openAiError } from '../../../src/testing/fake-provider/chat-completions.js';
 import type { AnswerContext } from '../../../src/testing/fake-provider/dialect.js';
 import { responses } from '../../../src/testing/fake-provider/responses.js';
+import type { FinishReason } from '../../../src/testing/fake-provider/script.js';
 
 const CONTEXT: AnswerContext = {
   model: 'gpt-r',
@@ -174,8 +175,11 @@ describe('the stream encoder', () => {
     });
   });
 
-  it('finishes a length stop as response.incomplete for max_output_tokens', () => {
-    const written = events(responses.encoder(CONTEXT).finish('length'));
+  it.each<[FinishReason, string]>([
+    ['length', 'max_output_tokens'],
+    ['content_filter', 'content_filter'],
+  ])('finishes a %s stop as response.incomplete for %s', (reason, why) => {
+    const written = events(responses.encoder(CONTEXT).finish(reason));
     expect(written.map((event) => event.type)).toEqual([
       'response.created',
       'response.in_progress',
@@ -183,7 +187,7 @@ describe('the stream encoder', () => {
     ]);
     expect(written[2]?.response).toMatchObject({
       status: 'incomplete',
-      incomplete_details: { reason: 'max_output_tokens' },
+      incomplete_details: { reason: why },
     });
   });
 
