@@ -48,16 +48,16 @@ describe('agent-incidents demo', () => {
     expect(result.stdout).toContain(`to ${out}`);
   });
 
-  it('prints the same table from the file with `report`', async () => {
+  it('prints the same table, and what the incidents cost, from the file with `report`', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ai-report-'));
     const out = join(dir, 'fleet.jsonl');
     const demo = await run(['demo', '--runs', '60', '--seed', '7', '--out', out]);
     const report = await run(['report', out]);
     expect(report.code).toBe(0);
-    const table = demo.stdout.split('\n\nwrote')[0]!;
-    // Then what incidents cost and the most recent incidents by trace id (test/cli-report.test.ts).
-    expect(report.stdout.startsWith(`${table.trim()}\n\ntokens lost to incidents `)).toBe(true);
-    expect(report.stdout).toContain('\n\nMost recent 20 of ');
+    // The summary and what the incidents cost, as the demo printed them; then the most recent incidents by trace id.
+    const printed = demo.stdout.split('\n\nwrote')[0]!;
+    expect(printed).toContain('\n\ntokens lost to incidents ');
+    expect(report.stdout.startsWith(`${printed.trim()}\n\nMost recent 20 of `)).toBe(true);
   });
 
   it('is reproducible for a seed', async () => {

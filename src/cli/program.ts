@@ -161,7 +161,10 @@ export function createProgram(): Command {
       } finally {
         progress?.done();
       }
-      process.stdout.write(renderSummary(result.report, styleFor(process.stdout)) + '\n\n');
+      const style = styleFor(process.stdout);
+      // What the injected faults cost, as `report` prints it (docs/attributes.md#lost-usage).
+      const lost = renderLostUsage(result.report.lost, style);
+      process.stdout.write([renderSummary(result.report, style), lost].filter((p) => p !== '').join('\n\n') + '\n\n');
       process.stdout.write(
         `wrote ${counted(result.spans, 'span')} in ${counted(result.traces, 'trace')} to ${opts.out} (OTLP/JSON, one ExportTraceServiceRequest per line)\n`,
       );
