@@ -58,15 +58,12 @@ interface HeldTrace {
 interface Counted extends CountedRun {
   /** Folded while the trace was judged early. */
   readonly early: boolean;
-  /** What was counted, for a verdict made up here (only those are ever replaced). */
+  /** What was counted: a verdict made up here is replaced by the file's, a first verdict by the gateway's revision. */
   readonly row?: Pick<
     ReportRun,
     'outcome' | 'cause' | 'causeDetail' | 'phase' | 'retrySafety' | 'traceId' | 'spanId' | 'lost'
   >;
 }
-
-/** A run counted with the file's verdict: never replaced, so one shared entry does for all. */
-const FROM_FILE: Counted = { madeUp: false, standIn: false, early: false };
 
 interface Remembered extends EarlierParts {
   readonly counted: Map<string, Counted>;
@@ -236,17 +233,13 @@ export class ReportBuilder {
       const earlyRun = (early || inherited) && madeUp;
       if (earlyRun) this.#earlyRun(memory, 1);
       const { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId, lost } = run.run;
-      memory.counted.set(
-        run.key,
-        madeUp
-          ? {
-              madeUp,
-              standIn: run.standIn,
-              early: earlyRun,
-              row: { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId, lost },
-            }
-          : FROM_FILE,
-      );
+      memory.counted.set(run.key, {
+        madeUp,
+        standIn: run.standIn,
+        early: earlyRun,
+        revision: run.revision,
+        row: { outcome, cause, causeDetail, phase, retrySafety, traceId: t, spanId, lost },
+      });
     }
     for (const [id, key] of judged.runOf) memory.runOf.set(id, key);
     for (const id of judged.standIns) memory.standIns.add(id);
@@ -279,7 +272,7 @@ export class ReportBuilder {
     const row = entry?.row;
     if (!entry || !row) return;
     this.#runs -= 1;
-    this.#folded -= 1;
+    if (entry.madeUp) this.#folded -= 1;
     if (entry.early) this.#earlyRun(memory, -1);
     this.#options.onRunReplaced?.({ traceId: row.traceId, spanId: row.spanId });
     bump(this.#byOutcome, row.outcome, -1);

@@ -28,6 +28,8 @@ export interface TraceRun {
   readonly replaces: readonly string[];
   /** The verdict was made up here under a stand-in (the run span had not come). */
   readonly standIn: boolean;
+  /** The gateway's revision number of the verdict (`incident.revision.number`); 0 for a first verdict. */
+  readonly revision: number;
 }
 
 /** A run an earlier part counted. */
@@ -36,6 +38,8 @@ export interface CountedRun {
   readonly madeUp: boolean;
   /** Made up under a stand-in: the run span had not come. */
   readonly standIn: boolean;
+  /** The revision number of the verdict counted (0: a first verdict); a higher revision replaces it. @default 0 */
+  readonly revision?: number;
 }
 
 /** What earlier parts of the same trace left: runs counted, where their spans went, nested runs judged without their parent. */
@@ -128,14 +132,36 @@ export function runsOfTrace(spans: readonly ReportSpan[], options: TraceRunsOpti
     return { take: false, replaces: [] };
   };
 
+  const keyOfVerdict = (span: ReportSpan) =>
+    isStandInVerdict(span, parentRole(span)) ? (span.view.parentSpanId as string) : span.view.spanId;
+  const revisions: ReportSpan[] = [];
   for (const span of byId.values()) {
     if (!span.judged) continue;
-    const key = isStandInVerdict(span, parentRole(span)) ? (span.view.parentSpanId as string) : span.view.spanId;
+    if (revisionOf(span) !== undefined) {
+      revisions.push(span);
+      continue;
+    }
+    const key = keyOfVerdict(span);
     const t = take(key, true);
     if (!t.take) continue;
     const run = fileRun(span, key, children, byId, t.replaces);
     counted.set(key, run);
     runs.push(run);
+  }
+  // The gateway's corrections (docs/gateway.md#late-parts): the highest revision is the run's one verdict, so a
+  // revision replaces the verdict counted for its run, here or in an earlier part, and is never a run of its own.
+  revisions.sort((a, b) => revisionOf(a)!.number - revisionOf(b)!.number);
+  for (const span of revisions) {
+    const { of, number } = revisionOf(span)!;
+    const carrier = byId.get(of);
+    const key = carrier ? keyOfVerdict(carrier) : (rememberedKey(earlier?.runOf, of) ?? of);
+    const here = counted.get(key);
+    const before = here ? undefined : earlier?.counted.get(key);
+    if ((here?.revision ?? before?.revision ?? -1) >= number) continue;
+    const run = fileRun(span, key, children, byId, here ? [...here.replaces] : before ? [key] : [], { of, number });
+    if (here) runs[runs.indexOf(here)] = run;
+    else runs.push(run);
+    counted.set(key, run);
   }
 
   // A fold is needed when some run may have no verdict: an un-judged run span
@@ -273,21 +299,29 @@ function attributeOfRun(
   return undefined;
 }
 
+/** What a verdict-revision span revises: the span id of the run's first verdict, and its revision number. */
+function revisionOf(span: ReportSpan): { of: string; number: number } | undefined {
+  const of = stringAttr(span.view.attributes, K.ATTR_INCIDENT_REVISION_OF);
+  if (of === undefined) return undefined;
+  const number = span.view.attributes[K.ATTR_INCIDENT_REVISION_NUMBER];
+  return { of, number: typeof number === 'number' && Number.isFinite(number) ? number : 1 };
+}
+
 function fileRun(
   span: ReportSpan,
   key: string,
   children: ReturnType<typeof childrenOf>,
   byId: ReadonlyMap<string, ReportSpan>,
   replaces: string[],
+  revision?: { readonly of: string; readonly number: number },
 ): TraceRun {
   const get = (k: string) => stringAttr(span.view.attributes, k);
   const outcome = get(K.ATTR_INCIDENT_OUTCOME) as string;
-  const times = runTimes(span, key, byId);
-  // A gateway's verdict revision repeats its run's lost figures: counted on the run's first verdict only, never twice.
-  const lost =
-    span.view.attributes[K.ATTR_INCIDENT_REVISION_OF] === undefined
-      ? lostOfAttributes(span.view.attributes)
-      : undefined;
+  // A revision stands for the run's first verdict: shown on that span, timed by it when it is here.
+  const carrier = (revision && byId.get(revision.of)) || span;
+  const times = runTimes(carrier, key, byId);
+  // A revision carries the whole new verdict, its lost figures included: they replace the first verdict's.
+  const lost = lostOfAttributes(span.view.attributes);
   const run: Omit<ReportRun, 'timeline'> = {
     outcome,
     cause: get(K.ATTR_INCIDENT_CAUSE),
@@ -300,7 +334,7 @@ function fileRun(
     agentName: attributeOfRun(span, key, GEN_AI.AGENT_NAME, children),
     serviceName: span.serviceName,
     traceId: span.traceId,
-    spanId: span.view.spanId,
+    spanId: revision?.of ?? span.view.spanId,
     ...times,
     source: 'file',
     ...(lost ? { lost } : {}),
@@ -310,6 +344,7 @@ function fileRun(
     key,
     replaces,
     standIn: false,
+    revision: revision?.number ?? 0,
     timeline: () =>
       runTimeline(key, children, { runStartMillis: times.startUnixMillis ?? 0, succeeded: outcome === 'success' }),
   };
@@ -348,6 +383,7 @@ function foldedRun(
     key,
     replaces,
     standIn,
+    revision: 0,
     timeline: () =>
       runTimeline(key, children, {
         runStartMillis: times.startUnixMillis ?? 0,

@@ -10,6 +10,8 @@ const DROPPED = {
   phase: 'text_generation',
   retrySafety: 'offer_continue',
   provider: 'openai',
+  // Both attempts reported no usage: lost, counted as a floor.
+  lost: { attempts: 2, inputTokens: 0, outputTokens: 0, lowerBound: true },
 };
 
 /** The trace id of the first span of an OTLP/JSON line. */

@@ -162,8 +162,11 @@ describe('ReportBuilder', () => {
     const builder = new ReportBuilder();
     builder.addLine(early);
     builder.addLine(late);
-    const { lost } = builder.finish();
-    expect(lost.total.runs).toBe(1);
+    const report = builder.finish();
+    // One run, with the revision's verdict and figures (the last attempt's usage now counted too).
+    expect(report.runs).toBe(1);
+    expect(report.lost.total.runs).toBe(1);
+    expect(report.byOutcome).toEqual([['failed', 1]]);
   });
 
   it('takes a verdict made up here out of the lost usage when the file’s verdict for the same run comes later', async () => {

@@ -7,8 +7,8 @@
  * that comes in a later part replaces a verdict made up here, and a run counted from the file is counted once,
  * whatever comes later. Times: a start a Date cannot hold is left out, and a run that never ended has no duration.
  *
- * The gateway's corrections (`incident.verdict_revision` spans, docs/gateway.md "Late parts": the highest revision
- * is the run's verdict) are not read as such: see the `it.fails` cases at the end.
+ * The gateway's corrections (`incident.verdict_revision` spans, docs/gateway.md#late-parts): the highest revision is
+ * the run's one verdict, replacing the one counted for it, in the same part or an earlier one.
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
@@ -40,7 +40,9 @@ function fromLine(line: string, edit: (span: DecodedSpan) => DecodedSpan = (s) =
 /** What a later part must know of `judged`, as the report builder remembers it. */
 function remembered(judged: TraceRuns): EarlierParts {
   return {
-    counted: new Map(judged.runs.map((r) => [r.key, { madeUp: r.run.source === 'folded', standIn: r.standIn }])),
+    counted: new Map(
+      judged.runs.map((r) => [r.key, { madeUp: r.run.source === 'folded', standIn: r.standIn, revision: r.revision }]),
+    ),
     runOf: judged.runOf,
     standIns: new Set(judged.standIns),
     nested: judged.nested,
@@ -220,10 +222,7 @@ describe('runs the gateway forwarded in two parts', () => {
     expect(revision.view.attributes['incident.outcome']).toBe('failed');
   });
 
-  // Bug: the revision span is read as a verdict of a run of its own (keyed by its own span id), so the run is
-  // counted twice: once with the early verdict (incomplete) and once with the correction (failed). The highest
-  // revision should be the run's one verdict (docs/gateway.md, "Late parts").
-  it.fails('a revision in a later part replaces the run’s verdict: one run, failed', async () => {
+  it('a revision in a later part replaces the run’s verdict: one run, failed', async () => {
     const { early, late, runId } = await correctedRun();
     const first = runsOfTrace(fromLine(early));
     const later = runsOfTrace(fromLine(late), { earlier: remembered(first) });
@@ -231,10 +230,21 @@ describe('runs the gateway forwarded in two parts', () => {
     expect(later.runs[0]).toMatchObject({ key: runId, replaces: [runId] });
   });
 
-  it.fails('a revision held in the same part as the run span: one run, failed', async () => {
+  it('a revision held in the same part as the run span: one run, failed', async () => {
     const { early, late } = await correctedRun();
     expect(verdict(runsOfTrace([...fromLine(early), ...fromLine(late)]))).toEqual([
       ['failed', 'provider_transport_disconnect', 'file'],
     ]);
+  });
+
+  it('a lower revision that comes after a higher one changes nothing', async () => {
+    const { early, late } = await correctedRun();
+    const renumber = (n: number) => (span: DecodedSpan) =>
+      span.attributes['incident.revision.number'] === undefined
+        ? span
+        : { ...span, attributes: { ...span.attributes, 'incident.revision.number': n, 'incident.outcome': `r${n}` } };
+    const first = runsOfTrace([...fromLine(early), ...fromLine(late, renumber(2))]);
+    expect(verdict(first)).toEqual([['r2', 'provider_transport_disconnect', 'file']]);
+    expect(runsOfTrace(fromLine(late, renumber(1)), { earlier: remembered(first) }).runs).toEqual([]);
   });
 });
