@@ -140,6 +140,9 @@ def stream_drop(tracer):
     run = Run(tracer, "py-stream-drop", "python-agent-stream-drop")
     attempt = run.start_attempt()
     try:
+        # The provider reported the input at the start of the stream (as Anthropic's message_start does).
+        attempt.set_attribute("gen_ai.usage.input_tokens", 1200)
+        attempt.set_attribute("gen_ai.usage.cache_read.input_tokens", 1024)
         run.fact(attempt, "agent_incidents.text_output_started")  # implies provider progress
         # What a streaming HTTP client reports when the server closes the socket mid-body.
         raise ConnectionError("other side closed")

@@ -50,6 +50,10 @@ const VERDICT_KEYS = [
   'incident.error.code',
   'incident.attempts',
   'incident.recovered_attempts',
+  'incident.lost.attempts',
+  'incident.lost.input_tokens',
+  'incident.lost.output_tokens',
+  'incident.lost.lower_bound',
   'incident.schema_version',
 ] as const;
 
@@ -103,6 +107,7 @@ const NODE_RUNS: Record<string, { readonly agentName: string; readonly record: (
     agentName: 'py-stream-drop',
     record(run) {
       const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+      attempt.usage({ inputTokens: 1200, cachedInputTokens: 1024 });
       attempt.textOutput();
       attempt.fail(errors.socketDrop());
     },
@@ -203,6 +208,12 @@ describe.skipIf(!venvReady)(title, () => {
       'incident.error.code': 'UND_ERR_SOCKET',
       'incident.facts_complete': true,
       'incident.attempts': 1,
+      // What the dropped stream had used: its input, reported at the start; its output never came (a floor).
+      'incident.lost.attempts': 1,
+      'incident.lost.input_tokens': 1200,
+      'incident.lost.cached_input_tokens': 1024,
+      'incident.lost.output_tokens': 0,
+      'incident.lost.lower_bound': true,
     });
     expect(verdict('python-agent-tool-failure')).toMatchObject({
       'incident.outcome': 'failed',
