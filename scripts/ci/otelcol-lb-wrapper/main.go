@@ -7,7 +7,7 @@
 //	receivers   otlp (gRPC and HTTP)
 //	processors  memory_limiter, batch, filter, tail_sampling
 //	exporters   otlp_grpc, otlp_http, load_balancing, prometheus, debug
-//	connectors  span_metrics
+//	connectors  span_metrics, signal_to_metrics
 //
 // and the collector's own telemetry (a Prometheus pull reader). It runs those
 // files instead of the Jaeger binary because the newest Jaeger the Go module
@@ -23,6 +23,7 @@ package main
 import (
 	"log"
 
+	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/signaltometricsconnector"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/spanmetricsconnector"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/loadbalancingexporter"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusexporter"
@@ -78,6 +79,7 @@ func components() (otelcol.Factories, error) {
 	}
 	if factories.Connectors, err = otelcol.MakeFactoryMap[connector.Factory](
 		spanmetricsconnector.NewFactory(),
+		signaltometricsconnector.NewFactory(),
 	); err != nil {
 		return otelcol.Factories{}, err
 	}
