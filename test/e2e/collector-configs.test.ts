@@ -201,9 +201,17 @@ describe('shipped collector configurations', () => {
     expect(lost.slice(0, 2).map((m) => m.attributes[3]?.default_value)).toEqual(['input', 'output']);
     // Never a per-process resource attribute: one set of series per service.
     for (const metric of lost) expect(metric.include_resource_attributes).toEqual([{ key: 'service.name' }]);
-    const pipelines = (collector.service as Doc).pipelines as Record<string, { exporters?: string[] }>;
+    const pipelines = (collector.service as Doc).pipelines as Record<
+      string,
+      { receivers?: string[]; processors?: string[]; exporters?: string[] }
+    >;
     const feeding = Object.entries(pipelines).filter(([, p]) => p.exporters?.includes('signal_to_metrics'));
     expect(feeding.map(([name]) => name)).toEqual(['traces/runs']);
+    // Its deltas are added up before the prometheus exporter, which would read two batches as a reset.
+    const out = Object.values(pipelines).filter((p) => p.receivers?.includes('signal_to_metrics'));
+    expect(out).toEqual([
+      { receivers: ['signal_to_metrics'], processors: ['delta_to_cumulative'], exporters: ['prometheus'] },
+    ]);
   });
 });
 

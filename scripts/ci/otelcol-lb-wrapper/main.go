@@ -5,7 +5,7 @@
 // component that otel-collector-config.yaml and deploy/collector/*.yaml use:
 //
 //	receivers   otlp (gRPC and HTTP)
-//	processors  memory_limiter, batch, filter, tail_sampling
+//	processors  memory_limiter, batch, filter, tail_sampling, delta_to_cumulative
 //	exporters   otlp_grpc, otlp_http, load_balancing, prometheus, debug
 //	connectors  span_metrics, signal_to_metrics
 //
@@ -27,6 +27,7 @@ import (
 	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/spanmetricsconnector"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/loadbalancingexporter"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/deltatocumulativeprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/filterprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/tailsamplingprocessor"
 	"go.opentelemetry.io/collector/component"
@@ -65,6 +66,7 @@ func components() (otelcol.Factories, error) {
 		batchprocessor.NewFactory(),
 		filterprocessor.NewFactory(),
 		tailsamplingprocessor.NewFactory(),
+		deltatocumulativeprocessor.NewFactory(),
 	); err != nil {
 		return otelcol.Factories{}, err
 	}
