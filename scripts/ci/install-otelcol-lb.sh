@@ -2,8 +2,9 @@
 # Builds the project's OpenTelemetry Collector, otelcol-lb, into .cache/bin/otelcol-lb
 # (ignored by git): every component that otel-collector-config.yaml and
 # deploy/collector/*.yaml use (otlp receiver; memory_limiter, batch, filter,
-# tail_sampling; otlp_grpc, otlp_http, load_balancing, prometheus, debug;
-# span_metrics; the Prometheus self-telemetry reader), on collector v0.161.0 /
+# tail_sampling, delta_to_cumulative; otlp_grpc, otlp_http, load_balancing,
+# prometheus, debug; span_metrics, signal_to_metrics; the Prometheus
+# self-telemetry reader), on collector v0.161.0 /
 # collector-contrib v0.161.0. The name is from its first job, the contrib
 # `load_balancing` exporter of deploy/collector/scale-out.yaml, which the Jaeger
 # v2 binary lacks; it now runs every collector config, since the newest Jaeger

@@ -1,7 +1,10 @@
+// Over 300 lines: every counter of the gateway and its Prometheus page in one place, so a counter cannot be
+// counted in a worker and forgotten in the snapshot the intake sums, or left off the page.
 /**
  * The gateway's own counters, served as Prometheus text at `/metrics`.
  * Label values are closed sets (reasons, statuses, outcomes, causes).
  */
+import { CAUSES, OUTCOMES, RETRY_SAFETIES } from '../model/enums.js';
 
 /** Why a request or its spans were refused: the `reason` label of the refusal counters. */
 export const REFUSAL_REASONS = [
@@ -47,7 +50,32 @@ const COUNTERS = [
   'workerRestarts',
 ] as const;
 /** The labelled counters of {@link GatewayMetrics}, in the order a {@link MetricsSnapshot} lists them. */
-const TALLIES = ['revisions', 'droppedSpans', 'requests', 'refusedSpans', 'refusedRequests', 'runs'] as const;
+const TALLIES = [
+  'revisions',
+  'droppedSpans',
+  'requests',
+  'refusedSpans',
+  'refusedRequests',
+  'runs',
+  'tokensLost',
+  'costLost',
+  'lostRuns',
+] as const;
+
+/** The labels of a run's lost usage: its verdict, each value from its closed list or `_OTHER`. */
+export interface LostRunLabels {
+  readonly outcome: string;
+  readonly cause?: string;
+  readonly retrySafety?: string;
+}
+
+/** What a run's lost attempts used (docs/attributes.md#lost-usage). */
+export interface LostFigures {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd?: number;
+  readonly lowerBound: boolean;
+}
 
 /** Every counter of a {@link GatewayMetrics} at one moment, as plain data a worker thread can post. */
 export interface MetricsSnapshot {
@@ -84,6 +112,12 @@ export class GatewayMetrics {
   /** Requests refused, by reason: a request refused before its body was read (busy, memory) has no span count. */
   readonly refusedRequests = new Map<string, number>();
   readonly runs = new Map<string, number>();
+  /** Tokens lost, by outcome, cause, retry safety and type (`input`, `output`), keys joined by NUL. */
+  readonly tokensLost = new Map<string, number>();
+  /** US dollars lost, by outcome, cause and retry safety. */
+  readonly costLost = new Map<string, number>();
+  /** Runs with lost usage, by outcome, cause, retry safety and whether the figures are a floor. */
+  readonly lostRuns = new Map<string, number>();
 
   /** Counts an answered request by status code. */
   request(status: number): void {
@@ -117,6 +151,24 @@ export class GatewayMetrics {
   /** Counts a judged run by outcome and cause. */
   run(outcome: string, cause: string | undefined): void {
     bump(this.runs, `${outcome}\u0000${cause ?? ''}`);
+  }
+
+  /**
+   * Counts what a judged run's lost attempts used, labelled by its verdict
+   * (the cause and retry safety only when it did not succeed). A value outside
+   * its closed list, from a verdict written upstream, is counted as `_OTHER`.
+   */
+  lost(run: LostRunLabels, lost: LostFigures): void {
+    const failed = run.outcome !== 'success';
+    const key = [
+      closed(run.outcome, OUTCOMES),
+      failed ? closed(run.cause, CAUSES) : '',
+      failed ? closed(run.retrySafety, RETRY_SAFETIES) : '',
+    ].join('\u0000');
+    bump(this.tokensLost, `${key}\u0000input`, lost.inputTokens);
+    bump(this.tokensLost, `${key}\u0000output`, lost.outputTokens);
+    if (lost.costUsd !== undefined) bump(this.costLost, key, lost.costUsd);
+    bump(this.lostRuns, `${key}\u0000${String(lost.lowerBound)}`);
   }
 
   /** Counts a corrected verdict by its new outcome and cause. */
@@ -249,6 +301,27 @@ export class GatewayMetrics {
       const [outcome, cause] = key.split('\u0000');
       lines.push(`agent_incidents_gateway_runs_total{outcome="${outcome}",cause="${cause}"} ${n}`);
     }
+    labelled(
+      lines,
+      'agent_incidents_gateway_tokens_lost_total',
+      'Tokens used by attempts that did not make their run’s answer, by the run’s outcome, cause and retry safety, and token type.',
+      ['outcome', 'cause', 'retry_safety', 'type'],
+      this.tokensLost,
+    );
+    labelled(
+      lines,
+      'agent_incidents_gateway_cost_lost_usd_total',
+      'US dollars spent on attempts that did not make their run’s answer, where they reported a cost.',
+      ['outcome', 'cause', 'retry_safety'],
+      this.costLost,
+    );
+    labelled(
+      lines,
+      'agent_incidents_gateway_lost_runs_total',
+      'Runs with attempts that did not make their answer, by whether their lost figures are a floor (lower_bound).',
+      ['outcome', 'cause', 'retry_safety', 'lower_bound'],
+      this.lostRuns,
+    );
     counter(
       'agent_incidents_gateway_worker_restarts_total',
       'Worker threads that exited (a crash, out of memory) and were started again.',
@@ -294,4 +367,19 @@ export class GatewayMetrics {
 
 function bump(map: Map<string, number>, key: string, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by);
+}
+
+/** A value of `list`, else `_OTHER` (absent: the empty string), so a label stays bounded whatever a span says. */
+function closed(value: string | undefined, list: readonly string[]): string {
+  if (value === undefined) return '';
+  return list.includes(value) ? value : '_OTHER';
+}
+
+/** A counter family with one sample per label set; its key joins the label values with NUL. */
+function labelled(lines: string[], name: string, help: string, labels: readonly string[], tally: Map<string, number>) {
+  lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
+  for (const [key, n] of tally) {
+    const values = key.split('\u0000');
+    lines.push(`${name}{${labels.map((label, i) => `${label}="${values[i] ?? ''}"`).join(',')}} ${n}`);
+  }
 }

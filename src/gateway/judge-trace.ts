@@ -69,12 +69,31 @@ export interface Revision {
   readonly cause?: string;
 }
 
+/** What the attempts of a run that did not make its answer used, as its span says (docs/attributes.md#lost-usage). */
+export interface JudgedLoss {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Absent when no lost attempt reported a cost. */
+  readonly costUsd?: number;
+  /** The figures are a floor (`incident.lost.lower_bound`). */
+  readonly lowerBound: boolean;
+}
+
+/** A run judged in a trace, or judged upstream: its verdict as its span carries it. */
+export interface JudgedRun {
+  readonly outcome: string;
+  readonly cause?: string;
+  readonly retrySafety?: string;
+  /** Absent when every attempt made the run's answer (no `incident.lost.attempts`). */
+  readonly lost?: JudgedLoss;
+}
+
 /** A judged trace. */
 export interface JudgedTrace {
   /** The spans to forward, sanitized (in the `ReadableSpan` shape too). */
   readonly spans: ForwardedSpan[];
-  /** The outcome (and cause) of every run judged in the trace, or judged upstream. */
-  readonly outcomes: { readonly outcome: string; readonly cause?: string }[];
+  /** Every run judged in the trace, or judged upstream: outcome, cause, retry safety and lost usage. */
+  readonly outcomes: JudgedRun[];
   /** Redactions made, by kind. */
   readonly redactions: ReadonlyMap<string, number>;
   /** Spans that arrived under a run an earlier fold judged. */
@@ -139,10 +158,7 @@ export function judgeTrace(
       if (decoded.endTimeUnixNano === undefined) span.endAt(cutAt);
     }
     const outcome = span.attributes[K.ATTR_INCIDENT_OUTCOME];
-    if ((incident || prejudged) && typeof outcome === 'string') {
-      const cause = span.attributes[K.ATTR_INCIDENT_CAUSE];
-      outcomes.push({ outcome, cause: typeof cause === 'string' ? cause : undefined });
-    }
+    if ((incident || prejudged) && typeof outcome === 'string') outcomes.push(judgedRun(outcome, span.attributes));
     sanitize(span, options.sanitizer, tally);
     spans.push(span);
   }
@@ -291,6 +307,34 @@ function writeRunVerdict(span: ForwardedSpan, incident: Parameters<typeof incide
   const change = runSpanStatus(incident, { code: span.status.code, errorType: span.attributes[K.ATTR_ERROR_TYPE] });
   if (change.status) span.status = change.status;
   if (change.errorType !== undefined) span.attributes[K.ATTR_ERROR_TYPE] = change.errorType;
+}
+
+/** A run's verdict as its span carries it, written here or upstream (read before sanitization). */
+function judgedRun(outcome: string, attributes: ForwardedSpan['attributes']): JudgedRun {
+  const text = (key: string): string | undefined => {
+    const value = attributes[key];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const run = { outcome, cause: text(K.ATTR_INCIDENT_CAUSE), retrySafety: text(K.ATTR_INCIDENT_RETRY_SAFETY) };
+  if (count(attributes[K.ATTR_INCIDENT_LOST_ATTEMPTS]) === undefined) return run;
+  const costUsd = count(attributes[K.ATTR_INCIDENT_LOST_COST_USD]);
+  const lost: JudgedLoss = {
+    inputTokens: count(attributes[K.ATTR_INCIDENT_LOST_INPUT_TOKENS]) ?? 0,
+    outputTokens: count(attributes[K.ATTR_INCIDENT_LOST_OUTPUT_TOKENS]) ?? 0,
+    ...(costUsd === undefined ? {} : { costUsd }),
+    // A figure an upstream writer left out is counted as 0, so the sum is a floor.
+    lowerBound:
+      attributes[K.ATTR_INCIDENT_LOST_LOWER_BOUND] !== false ||
+      count(attributes[K.ATTR_INCIDENT_LOST_INPUT_TOKENS]) === undefined ||
+      count(attributes[K.ATTR_INCIDENT_LOST_OUTPUT_TOKENS]) === undefined,
+  };
+  return { ...run, lost };
+}
+
+/** A finite non-negative number under any wire type (an int, a bigint past 2^53, a double kept as a `Number`). */
+function count(value: unknown): number | undefined {
+  const n = typeof value === 'bigint' ? Number(value) : value instanceof Number ? value.valueOf() : value;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
 /** Sanitizes a span like the processor does, judged or not, and counts what changed on it. */

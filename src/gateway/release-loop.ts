@@ -158,7 +158,11 @@ export class ReleaseLoop {
     for (const trace of store.takeReady(now, all, pressed, take)) {
       try {
         const judged = judgeTrace(trace.spans, judge, now, trace.partsMayStillCome, state.closing ? now : keepUntil);
-        for (const { outcome, cause } of judged.outcomes) metrics.run(outcome, cause);
+        for (const run of judged.outcomes) {
+          metrics.run(run.outcome, run.cause);
+          // Counted from the first verdict, like runs_total: a revision does not count a run's figures again.
+          if (run.lost) metrics.lost(run, run.lost);
+        }
         for (const { outcome, cause } of judged.revisions) metrics.revised(outcome, cause);
         metrics.lateParts += judged.lateParts;
         if (trace.partsMayStillCome) metrics.runsJudgedEarly += judged.outcomes.length;

@@ -162,6 +162,14 @@ export const REVISION_ATTRIBUTE_KEYS = [ATTR_INCIDENT_REVISION_OF, ATTR_INCIDENT
 
 /** Name of the counter of finished runs. */
 export const METRIC_AGENT_RUNS = 'agent.runs';
+/** Name of the counter of tokens spent on attempts that did not make their run's answer (docs/attributes.md#metrics-of-lost-usage). */
+export const METRIC_TOKENS_LOST = 'agent_incidents.tokens.lost';
+/** Name of the counter of US dollars spent on attempts that did not make their run's answer. */
+export const METRIC_COST_LOST = 'agent_incidents.cost.lost';
+/** Name of the counter of runs with lost usage, by whether their figures are a floor (`incident.lost.lower_bound`). */
+export const METRIC_LOST_RUNS = 'agent_incidents.lost.runs';
+/** Attribute of `METRIC_TOKENS_LOST`: `input` or `output`, as the GenAI metric `gen_ai.client.token.usage` names it. */
+export const ATTR_GEN_AI_TOKEN_TYPE = 'gen_ai.token.type';
 /** Name of the counter of redactions, by kind. */
 export const METRIC_REDACTIONS = 'agent_incidents.redactions';
 /** Attribute of `METRIC_REDACTIONS`: the redaction kind. */

@@ -7,7 +7,7 @@
  * whatever its position, sees it), ends the spans of a run still open when the
  * run ends, and sanitizes every span.
  */
-import type { Context, Counter, SpanStatusCode } from '@opentelemetry/api';
+import type { Context, SpanStatusCode } from '@opentelemetry/api';
 import { diag, metrics, trace } from '@opentelemetry/api';
 import { attemptVerdictAttributes, incidentAttributes, runSpanStatus } from '../derive/incident-attributes.js';
 import { recordedSpanOf, recordingStarting } from '../fold/recorded-spans.js';
@@ -26,7 +26,7 @@ import type { SanitizableSpan } from '../sanitize/sanitize-span.js';
 import { redactSpanInPlace, sanitizeSpanInPlace } from '../sanitize/sanitize-span.js';
 import { AdoptedRuns } from './adopted-runs.js';
 import type { IncidentProcessorStats } from './processor-stats.js';
-import { runMetricAttributes } from './run-metric-attributes.js';
+import { RunCounters } from './run-counters.js';
 import type { SdkReadableSpan, SdkSpan, SdkSpanProcessor } from './sdk-span.js';
 import type { WrittenAttributes } from './written-attributes.js';
 import { writeAttributes } from './written-attributes.js';
@@ -50,9 +50,10 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
   readonly #sanitizer: Sanitizer;
   readonly #folder: RunFolder<SdkSpan>;
   readonly #adopted: AdoptedRuns;
-  #redactionCounter: Counter | undefined;
   readonly #reported = new Set<string>();
-  #counter: Counter | undefined;
+  readonly #counters = new RunCounters(() =>
+    (this.#options.meterProvider ?? metrics.getMeterProvider()).getMeter('agent-incidents'),
+  );
   #timer: ReturnType<typeof setInterval> | undefined;
   #shutdown = false;
   #runsFinalizedOpen = 0;
@@ -149,7 +150,7 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
       const set = written ? sanitizeAttributeMap(written.set, this.#sanitizer, tally) : undefined;
       if (tally.changed > 0) {
         writeAttributes(span, { ...set, [K.ATTR_INCIDENT_REDACTIONS]: tally.changed }, written?.remove);
-        this.#countRedactions(tally);
+        this.#counters.redactions(tally);
       } else if (written && set) writeAttributes(span, set, written.remove);
     } catch (error) {
       this.#report('sanitize', error);
@@ -311,33 +312,8 @@ export class IncidentSpanProcessor implements SdkSpanProcessor {
       };
     if (change.errorType !== undefined) set[K.ATTR_ERROR_TYPE] = change.errorType;
     this.#runsFinished += 1;
-    this.#countRun(span, incident);
+    this.#counters.run(incident, span.attributes[GEN_AI.PROVIDER_NAME], this.#options.metricProviderNames);
     return { set };
-  }
-
-  #countRun(span: SdkSpan, incident: Incident): void {
-    this.#counter ??= this.#meter().createCounter(K.METRIC_AGENT_RUNS, {
-      description: 'Finished agent runs, by incident outcome and cause.',
-      unit: '{run}',
-    });
-    const attributes = runMetricAttributes(
-      incident,
-      span.attributes[GEN_AI.PROVIDER_NAME],
-      this.#options.metricProviderNames,
-    );
-    this.#counter.add(1, attributes);
-  }
-
-  #countRedactions(tally: RedactionTally): void {
-    this.#redactionCounter ??= this.#meter().createCounter(K.METRIC_REDACTIONS, {
-      description: 'Values removed or scrubbed from exported spans, by kind (never the values).',
-      unit: '{redaction}',
-    });
-    for (const [kind, n] of tally.byKind) this.#redactionCounter.add(n, { [K.ATTR_REDACTION_KIND]: kind });
-  }
-
-  #meter() {
-    return (this.#options.meterProvider ?? metrics.getMeterProvider()).getMeter('agent-incidents');
   }
 
   /** Ends a run span that never ended, as never ended: `incident.truncated` says the processor ended it, not its owner. */

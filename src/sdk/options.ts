@@ -35,7 +35,8 @@ export interface IncidentSpanProcessorOptions {
    */
   readonly sweepIntervalMillis?: number;
   /**
-   * Where the `agent.runs` and `agent_incidents.redactions` counters are created.
+   * Where the `agent.runs`, lost-usage (docs/attributes.md#metrics-of-lost-usage) and
+   * `agent_incidents.redactions` counters are created.
    * @default the global MeterProvider (`metrics.getMeterProvider()`)
    */
   readonly meterProvider?: MeterProvider;

@@ -313,7 +313,7 @@ describe.skipIf(!hasPromtool)(
           timeout: 60_000,
         });
         expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
-        expect(`${result.stdout}${result.stderr}`).toContain('SUCCESS: 12 rules found');
+        expect(`${result.stdout}${result.stderr}`).toContain('SUCCESS: 14 rules found');
         const rules = readFileSync(join(dir, 'alerts.yaml'), 'utf8');
         expect(alertsIn(rules)).toBe(alertsIn(read('deploy/prometheus/alerts.yaml')));
         expect(rules.includes('keep_firing_for')).toBe(alerts === 'alerts.quick.yaml');

@@ -31,9 +31,11 @@ function promtool(args: string[]): { status: number | null; output: string } {
   };
 }
 
-/** The metric names of the contract: spanmetrics over run spans, and the gateway's own metrics. */
+/** The metric names of the contract: spanmetrics and lost usage over run spans, and the gateway's own metrics. */
 const CONTRACT_METRICS = new Set([
   'agent_incidents_calls_total',
+  'agent_incidents_spans_tokens_lost_total',
+  'agent_incidents_spans_cost_lost_USD_total',
   'agent_incidents_gateway_runs_total',
   'agent_incidents_gateway_spans_refused_total',
   'agent_incidents_gateway_requests_refused_total',
@@ -53,6 +55,7 @@ const CLOSED_VALUES: Record<string, readonly string[]> = {
   outcome: OUTCOMES,
   cause: CAUSES,
   reason: [...REFUSAL_REASONS, ...DROP_REASONS],
+  gen_ai_token_type: ['input', 'output'],
 };
 
 const KEYWORDS = new Set([
@@ -151,6 +154,7 @@ const REQUIRED_ALERTS = [
   'AgentWatchdogTimeouts',
   'AgentUnsafeInterruptionRatio',
   'AgentUnknownCauses',
+  'AgentTokensLostToDisconnects',
   'AgentIncidentsGatewayRefusing',
   'AgentIncidentsGatewayDropping',
   'AgentIncidentsGatewayShedding',
@@ -281,6 +285,19 @@ describe('Grafana dashboard deploy/grafana/agent-incidents.json', () => {
     for (const expr of grouped) {
       const label = /by \([^)]*?(incident_(?:cause|phase|retry_safety))\)/.exec(expr)![1]!;
       expect(expr, expr).toMatch(new RegExp(`^label_replace\\(.*, "${label}", "none", "${label}", ""\\)$`));
+    }
+  });
+
+  it('shows the tokens and cost lost to incidents by cause, per hour, for the selected services', () => {
+    for (const [title, metric] of [
+      ['Tokens lost to incidents', 'agent_incidents_spans_tokens_lost_total'],
+      ['Cost lost to incidents', 'agent_incidents_spans_cost_lost_USD_total'],
+    ]) {
+      const panel = allPanels.find((p) => p.title === title) as { targets?: { expr: string }[] } | undefined;
+      const expr = panel?.targets?.[0]?.expr ?? '';
+      expect(expr, title).toContain(
+        `sum by (incident_cause) (rate(${metric}{exported_job=~"$service"}[$__rate_interval])) * 3600`,
+      );
     }
   });
 

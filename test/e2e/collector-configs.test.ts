@@ -176,6 +176,43 @@ describe('shipped collector configurations', () => {
     // One collector writes these series: no per-start UUID label (the connector adds one by default in v0.161; v0.140 did not).
     expect(spanmetrics.exclude_dimensions).toEqual(['collector.instance.id']);
   });
+
+  it('otel-collector-config.yaml sums the lost usage of the same run spans, by closed labels only, under the names the alert rules use', () => {
+    const collector = read(join(ROOT, 'otel-collector-config.yaml'));
+    const lost = ((collector.connectors as Doc).signal_to_metrics as Doc).spans as {
+      name: string;
+      include_resource_attributes: { key: string }[];
+      attributes: { key: string; default_value?: unknown }[];
+    }[];
+    // agent_incidents.spans.tokens.lost → agent_incidents_spans_tokens_lost_total{…, gen_ai_token_type} in Prometheus.
+    expect(lost.map((m) => m.name)).toEqual([
+      'agent_incidents.spans.tokens.lost',
+      'agent_incidents.spans.tokens.lost',
+      'agent_incidents.spans.cost.lost',
+      'agent_incidents.spans.lost.runs',
+    ]);
+    const closed = ['incident.outcome', 'incident.cause', 'incident.retry_safety'];
+    expect(lost.map((m) => m.attributes.map((a) => a.key))).toEqual([
+      [...closed, 'gen_ai.token.type'],
+      [...closed, 'gen_ai.token.type'],
+      closed,
+      [...closed, 'incident.lost.lower_bound'],
+    ]);
+    expect(lost.slice(0, 2).map((m) => m.attributes[3]?.default_value)).toEqual(['input', 'output']);
+    // Never a per-process resource attribute: one set of series per service.
+    for (const metric of lost) expect(metric.include_resource_attributes).toEqual([{ key: 'service.name' }]);
+    const pipelines = (collector.service as Doc).pipelines as Record<
+      string,
+      { receivers?: string[]; processors?: string[]; exporters?: string[] }
+    >;
+    const feeding = Object.entries(pipelines).filter(([, p]) => p.exporters?.includes('signal_to_metrics'));
+    expect(feeding.map(([name]) => name)).toEqual(['traces/runs']);
+    // Its deltas are added up before the prometheus exporter, which would read two batches as a reset.
+    const out = Object.values(pipelines).filter((p) => p.receivers?.includes('signal_to_metrics'));
+    expect(out).toEqual([
+      { receivers: ['signal_to_metrics'], processors: ['delta_to_cumulative'], exporters: ['prometheus'] },
+    ]);
+  });
 });
 
 const jaeger = jaegerBinary();

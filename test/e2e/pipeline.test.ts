@@ -417,6 +417,39 @@ describe.skipIf(!E2E)('collector pipeline end to end (npm run test:e2e)', () => 
     }
   });
 
+  it('Prometheus has the lost usage of the same run spans, by closed labels only (signal_to_metrics)', async () => {
+    // The demo reports no usage: its runs lost attempts worth 0 tokens, a floor. The series exist all the same.
+    const runs = waves.flat().length;
+    const lostRuns = await promSum('sum(agent_incidents_spans_lost_runs_total)');
+    expect(lostRuns).toBeGreaterThan(0);
+    expect(lostRuns).toBeLessThanOrEqual(runs);
+    // One count per run span the demo exported with lost usage (the gateway keeps the verdicts they carry).
+    const exported = readdirSync(scratch)
+      .filter((f) => /^wave-.*\.otlp\.jsonl$/.test(f))
+      .map((f) => readFileSync(join(scratch, f), 'utf8').match(/"incident\.lost\.attempts"/g)?.length ?? 0)
+      .reduce((a, b) => a + b, 0);
+    expect(lostRuns).toBe(exported);
+    const tokens = await promQuery('agent_incidents_spans_tokens_lost_total');
+    expect(new Set(tokens.map((r) => r.metric.gen_ai_token_type))).toEqual(new Set(['input', 'output']));
+    const allowed = new Set([
+      '__name__',
+      'job',
+      'instance',
+      'exported_job',
+      'otel_scope_name',
+      'otel_scope_schema_url',
+      'otel_scope_version',
+      'incident_outcome',
+      'incident_cause',
+      'incident_retry_safety',
+      'gen_ai_token_type',
+    ]);
+    for (const r of tokens) {
+      expect(r.metric.exported_job).toBe(SERVICE_NAME);
+      expect(Object.keys(r.metric).filter((k) => !allowed.has(k))).toEqual([]);
+    }
+  });
+
   it.skipIf(!existsSync(ALERTS))('Prometheus fires alerts from deploy/prometheus/alerts.yaml', async () => {
     const { body: rules } = await getJson(prometheusURL('/api/v1/rules'));
     const loaded = (rules as { data: { groups: { rules: { name: string; type: string }[] }[] } }).data.groups

@@ -126,13 +126,60 @@ describe('GatewayMetrics', () => {
   it('declares every family once, counters as counters and gauges as gauges, each with a HELP', () => {
     const page = new GatewayMetrics().render(HELD);
     const declared = types(page);
-    // 17 counters (11 plain, worker restarts among them; 6 by label) and 10 gauges (the workers among them).
-    expect([...declared.values()].filter((t) => t === 'counter')).toHaveLength(17);
+    // 20 counters (11 plain, worker restarts among them; 9 by label) and 10 gauges (the workers among them).
+    expect([...declared.values()].filter((t) => t === 'counter')).toHaveLength(20);
     expect([...declared.values()].filter((t) => t === 'gauge')).toHaveLength(10);
     for (const [name, type] of declared) {
       expect(type).toBe(name.endsWith('_total') ? 'counter' : 'gauge');
       expect(page.split('\n').filter((line) => line.startsWith(`# HELP ${name} `))).toHaveLength(1);
     }
+  });
+});
+
+describe('GatewayMetrics lost usage', () => {
+  const FLOOR = { inputTokens: 0, outputTokens: 0, lowerBound: true };
+  it.each<[string, { outcome: string; cause?: string; retrySafety?: string }, string]>([
+    [
+      'a failure: by its outcome, cause and retry safety',
+      { outcome: 'failed', cause: 'provider_transport_disconnect', retrySafety: 'offer_continue' },
+      'outcome="failed",cause="provider_transport_disconnect",retry_safety="offer_continue"',
+    ],
+    [
+      'a success: by its outcome alone',
+      { outcome: 'success', cause: 'provider_timeout', retrySafety: 'auto_retry' },
+      'outcome="success",cause="",retry_safety=""',
+    ],
+    [
+      'values outside their closed lists (a verdict written upstream): _OTHER, never the value',
+      { outcome: 'exploded', cause: 'my "own" cause', retrySafety: 'maybe' },
+      'outcome="_OTHER",cause="_OTHER",retry_safety="_OTHER"',
+    ],
+  ])('labels %s', (_, run, labels) => {
+    const metrics = new GatewayMetrics();
+    metrics.lost(run, { inputTokens: 100, outputTokens: 7, costUsd: 0.25, lowerBound: false });
+    metrics.lost(run, FLOOR);
+    const page = samples(metrics.render(HELD));
+    expect(page.get(`agent_incidents_gateway_tokens_lost_total{${labels},type="input"}`)).toBe(100);
+    expect(page.get(`agent_incidents_gateway_tokens_lost_total{${labels},type="output"}`)).toBe(7);
+    // The floor reported no cost: only the first run's is counted.
+    expect(page.get(`agent_incidents_gateway_cost_lost_usd_total{${labels}}`)).toBe(0.25);
+    expect(page.get(`agent_incidents_gateway_lost_runs_total{${labels},lower_bound="false"}`)).toBe(1);
+    expect(page.get(`agent_incidents_gateway_lost_runs_total{${labels},lower_bound="true"}`)).toBe(1);
+  });
+
+  it('adds what a worker counted to the intake, like every labelled counter', () => {
+    const intake = new GatewayMetrics();
+    const worker = new GatewayMetrics();
+    const run = { outcome: 'failed', cause: 'watchdog_timeout', retrySafety: 'auto_retry' };
+    worker.lost(run, { inputTokens: 10, outputTokens: 1, costUsd: 0.5, lowerBound: false });
+    const first = worker.snapshot();
+    intake.addDifference(undefined, first);
+    worker.lost(run, { inputTokens: 5, outputTokens: 0, lowerBound: true });
+    intake.addDifference(first, worker.snapshot());
+    const key = 'failed\u0000watchdog_timeout\u0000auto_retry';
+    expect(intake.tokensLost.get(`${key}\u0000input`)).toBe(15);
+    expect(intake.costLost.get(key)).toBe(0.5);
+    expect(Object.fromEntries(intake.lostRuns)).toEqual({ [`${key}\u0000false`]: 1, [`${key}\u0000true`]: 1 });
   });
 });
 

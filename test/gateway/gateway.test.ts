@@ -216,6 +216,24 @@ describe('the gateway', () => {
     expect(upstream.requests).toBe(0);
   });
 
+  it('counts the tokens and cost of the lost attempts on /metrics, by outcome, cause and retry safety', async () => {
+    const { gateway } = await start();
+    const spans = await agentSpans((run) => {
+      const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+      attempt.usage({ inputTokens: 1200, outputTokens: 80, costUsd: 0.02 });
+      attempt.textOutput();
+      attempt.fail(errors.socketDrop());
+    });
+    await post(ProtobufTraceSerializer.serializeRequest(spans)!, { 'content-type': 'application/x-protobuf' });
+    await gateway.flush();
+    const page = await (await fetch(`${gateway.url}/metrics`)).text();
+    const labels = 'outcome="failed",cause="provider_transport_disconnect",retry_safety="offer_continue"';
+    expect(page).toContain(`agent_incidents_gateway_tokens_lost_total{${labels},type="input"} 1200\n`);
+    expect(page).toContain(`agent_incidents_gateway_tokens_lost_total{${labels},type="output"} 80\n`);
+    expect(page).toContain(`agent_incidents_gateway_cost_lost_usd_total{${labels}} 0.02\n`);
+    expect(page).toContain(`agent_incidents_gateway_lost_runs_total{${labels},lower_bound="false"} 1\n`);
+  });
+
   it('judges a run whose run span never arrives as a crash, found by incident.cause', async () => {
     const { gateway, upstream } = await start({ hold: { decisionWaitMillis: 0, maxHoldMillis: 100, tickMillis: 20 } });
     const spans = (

@@ -14,7 +14,7 @@ import type { DecodedSpan } from '../../src/otlp/otlp-json-spans.js';
 import { decodeOtlpJsonSpans } from '../../src/otlp/otlp-json-spans.js';
 import { createSanitizer } from '../../src/sanitize/sanitizer.js';
 import { DEFAULT_POLICY } from '../../src/derive/policy.js';
-import type { Incident } from '../../src/index.js';
+import type { Incident, RunRecorder } from '../../src/index.js';
 import { incidentAttributes } from '../../src/index.js';
 import { createTask, recoveryContext, safeRetry } from '../../src/recovery/index.js';
 import { createPipeline, errors, LOCAL_TOOLS } from '../support/harness.js';
@@ -64,7 +64,7 @@ describe('judgeTrace', () => {
     const { spans: out, outcomes } = await folder.fold(spans);
     expect(out.map((s) => s.spanContext().spanId).sort()).toEqual(spans.map((s) => s.spanId).sort());
     expect(out.every((s) => s.spanContext().traceId === spans[0]?.traceId)).toBe(true);
-    expect(outcomes).toEqual([{ outcome: 'failed', cause: 'provider_transport_disconnect' }]);
+    expect(outcomes).toMatchObject([{ outcome: 'failed', cause: 'provider_transport_disconnect' }]);
     expect(out[0]?.resource.attributes['service.name']).toBe('ai-sdk-7-recorder');
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     for (const span of out) {
@@ -83,7 +83,7 @@ describe('judgeTrace', () => {
     const withoutRun = spans.filter((s) => !s.name.startsWith('invoke_agent'));
     const { spans: out, outcomes } = await folder.fold(withoutRun);
     expect(out).toHaveLength(withoutRun.length);
-    expect(outcomes).toEqual([{ outcome: 'incomplete', cause: 'crash_or_restart_incomplete' }]);
+    expect(outcomes).toMatchObject([{ outcome: 'incomplete', cause: 'crash_or_restart_incomplete' }]);
     const judged = out.filter((s) => s.attributes['incident.outcome'] !== undefined);
     expect(judged).toHaveLength(1);
     expect(judged[0]?.name.startsWith('chat')).toBe(true);
@@ -124,7 +124,7 @@ describe('judgeTrace', () => {
       attempt.fail(errors.socketDrop());
     });
     const { outcomes } = await folder.fold(spans.filter((s) => !s.name.startsWith('invoke_agent')));
-    expect(outcomes).toEqual([{ outcome: 'incomplete', cause: 'provider_transport_disconnect' }]);
+    expect(outcomes).toMatchObject([{ outcome: 'incomplete', cause: 'provider_transport_disconnect' }]);
   });
 });
 
@@ -142,9 +142,53 @@ describe('judgeTrace on spans an SDK processor already judged', () => {
       'crash_or_restart_incomplete',
     );
     const { spans: out, outcomes } = await folder.fold(spans);
-    expect(outcomes).toEqual([{ outcome: 'incomplete', cause: 'crash_or_restart_incomplete' }]);
+    expect(outcomes).toMatchObject([{ outcome: 'incomplete', cause: 'crash_or_restart_incomplete' }]);
     const runSpan = out.find((s) => s.name.startsWith('invoke_agent'));
     expect(runSpan?.attributes['incident.missing_facts']).toContain('run_never_ended');
     void attempt;
+  });
+});
+
+describe("judgeTrace hands back what each run lost, for the gateway's lost-usage counters", () => {
+  it.each<[string, boolean]>([
+    ['judged here', false],
+    ['judged upstream by the SDK processor (a whole-dollar cost arrives as an OTLP double)', true],
+  ])('a run %s: its retry safety and lost figures, as its span carries them', async (_, prejudged) => {
+    const build = (run: RunRecorder): void => {
+      const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+      attempt.usage({ inputTokens: 700, outputTokens: 30, costUsd: 1 });
+      attempt.textOutput();
+      attempt.fail(errors.socketDrop());
+    };
+    let spans: DecodedSpan[];
+    if (prejudged) {
+      const pipeline = createPipeline();
+      const run = pipeline.startRun();
+      build(run);
+      run.end();
+      await pipeline.provider.forceFlush();
+      spans = decodeOtlpJsonSpans(
+        JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(pipeline.spans()))),
+      );
+    } else spans = await recordedTrace(build);
+    const { outcomes } = await folder.fold(spans);
+    expect(outcomes).toEqual([
+      {
+        outcome: 'failed',
+        cause: 'provider_transport_disconnect',
+        retrySafety: 'offer_continue',
+        lost: { inputTokens: 700, outputTokens: 30, costUsd: 1, lowerBound: false },
+      },
+    ]);
+  });
+
+  it('a run whose attempts all made its answer: no lost figures', async () => {
+    const spans = await recordedTrace((run) => {
+      const attempt = run.startAttempt({ boundary: { tools: LOCAL_TOOLS } });
+      attempt.textOutput();
+      attempt.finish();
+    });
+    const { outcomes } = await folder.fold(spans);
+    expect(outcomes).toEqual([{ outcome: 'success', cause: undefined, retrySafety: undefined }]);
   });
 });

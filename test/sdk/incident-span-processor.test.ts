@@ -51,9 +51,13 @@ function pipeline(
 }
 
 /** A run whose one chat call dropped its connection while a tool it started was still running. */
-function droppedRun(p: ReturnType<typeof pipeline>, runAttributes: Attributes = RUN): void {
+function droppedRun(
+  p: ReturnType<typeof pipeline>,
+  runAttributes: Attributes = RUN,
+  chatAttributes: Attributes = CHAT,
+): void {
   const run = p.start('invoke_agent', runAttributes);
-  const chat = p.start('chat', CHAT, run, 1);
+  const chat = p.start('chat', chatAttributes, run, 1);
   chat.recordException({ name: 'ConnectionResetError', message: 'read ECONNRESET' });
   chat.setStatus({ code: 2 });
   chat.end(T0 + 5);
@@ -349,6 +353,27 @@ describe('agent.runs', () => {
         },
         value: 1,
       },
+    ]);
+  });
+});
+
+describe('agent_incidents.tokens.lost', () => {
+  it("counts what the dropped attempt reported, by the run's outcome, cause and retry safety", async () => {
+    const reader = new CollectingReader();
+    const p = pipeline({ meterProvider: new MeterProvider({ readers: [reader] }) });
+    droppedRun(p, RUN, { ...CHAT, 'gen_ai.usage.input_tokens': 900, 'gen_ai.usage.output_tokens': 40 });
+    const { resourceMetrics } = await reader.collect();
+    const metric = resourceMetrics.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === 'agent_incidents.tokens.lost');
+    const labels = {
+      'incident.outcome': 'failed',
+      'incident.cause': 'provider_transport_disconnect',
+      'incident.retry_safety': 'ask_user_before_retry',
+    };
+    expect(metric?.dataPoints.map((d) => ({ attributes: d.attributes, value: d.value }))).toEqual([
+      { attributes: { ...labels, 'gen_ai.token.type': 'input' }, value: 900 },
+      { attributes: { ...labels, 'gen_ai.token.type': 'output' }, value: 40 },
     ]);
   });
 });

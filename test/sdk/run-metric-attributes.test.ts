@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Incident } from '../../src/model/incident.js';
-import { runMetricAttributes } from '../../src/sdk/run-metric-attributes.js';
+import { lostMetricAttributes, runMetricAttributes } from '../../src/sdk/run-metric-attributes.js';
 
 const NAMES = new Set(['openai']);
 const FAILED = {
@@ -45,5 +45,22 @@ describe('runMetricAttributes', () => {
     ],
   ])('%s', (_, incident, provider, expected) => {
     expect(runMetricAttributes(incident, provider, NAMES)).toEqual(expected);
+  });
+});
+
+describe('lostMetricAttributes', () => {
+  it.each<[string, Incident, Record<string, string>]>([
+    ['a success: its outcome only', { outcome: 'success' } as Incident, { 'incident.outcome': 'success' }],
+    [
+      'a failure: cause and retry safety, never the phase',
+      FAILED,
+      {
+        'incident.outcome': 'failed',
+        'incident.cause': 'provider_transport_disconnect',
+        'incident.retry_safety': 'offer_continue',
+      },
+    ],
+  ])('%s', (_, incident, expected) => {
+    expect(lostMetricAttributes(incident)).toEqual(expected);
   });
 });

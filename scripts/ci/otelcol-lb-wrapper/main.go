@@ -5,9 +5,9 @@
 // component that otel-collector-config.yaml and deploy/collector/*.yaml use:
 //
 //	receivers   otlp (gRPC and HTTP)
-//	processors  memory_limiter, batch, filter, tail_sampling
+//	processors  memory_limiter, batch, filter, tail_sampling, delta_to_cumulative
 //	exporters   otlp_grpc, otlp_http, load_balancing, prometheus, debug
-//	connectors  span_metrics
+//	connectors  span_metrics, signal_to_metrics
 //
 // and the collector's own telemetry (a Prometheus pull reader). It runs those
 // files instead of the Jaeger binary because the newest Jaeger the Go module
@@ -23,9 +23,11 @@ package main
 import (
 	"log"
 
+	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/signaltometricsconnector"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/spanmetricsconnector"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/loadbalancingexporter"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/deltatocumulativeprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/filterprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/tailsamplingprocessor"
 	"go.opentelemetry.io/collector/component"
@@ -64,6 +66,7 @@ func components() (otelcol.Factories, error) {
 		batchprocessor.NewFactory(),
 		filterprocessor.NewFactory(),
 		tailsamplingprocessor.NewFactory(),
+		deltatocumulativeprocessor.NewFactory(),
 	); err != nil {
 		return otelcol.Factories{}, err
 	}
@@ -78,6 +81,7 @@ func components() (otelcol.Factories, error) {
 	}
 	if factories.Connectors, err = otelcol.MakeFactoryMap[connector.Factory](
 		spanmetricsconnector.NewFactory(),
+		signaltometricsconnector.NewFactory(),
 	); err != nil {
 		return otelcol.Factories{}, err
 	}
