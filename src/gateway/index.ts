@@ -7,5 +7,5 @@ export type { Gateway } from './gateway.js';
 export { GATEWAY_CONFIG, GatewayConfigError, loadGatewayConfig, resolveGatewayConfig } from './config.js';
 export type { GatewayConfig, GatewayConfigInput } from './config.js';
 export { DROP_REASONS, GatewayMetrics, REFUSAL_REASONS } from './gateway-metrics.js';
-export type { DropReason, MetricsSnapshot, RefusalReason } from './gateway-metrics.js';
+export type { DropReason, LostFigures, LostRunLabels, MetricsSnapshot, RefusalReason } from './gateway-metrics.js';
 export { SpillLogLockedError } from './spill-log.js';
