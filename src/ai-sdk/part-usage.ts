@@ -7,6 +7,7 @@
  * A figure that is not a finite, non-negative number is left out.
  */
 import type { AttemptUsage } from '../model/usage.js';
+import { usageFrom } from '../model/usage.js';
 
 type Loose = Readonly<Record<string, unknown>> | undefined;
 
@@ -38,17 +39,5 @@ export function usageOfAiSdk(usage: unknown): AttemptUsage | undefined {
     count(output?.reasoning) ?? count(record(u.outputTokenDetails)?.reasoningTokens) ?? count(u.reasoningTokens);
   const cachedInputTokens =
     count(input?.cacheRead) ?? count(record(u.inputTokenDetails)?.cacheReadTokens) ?? count(u.cachedInputTokens);
-  if (
-    inputTokens === undefined &&
-    outputTokens === undefined &&
-    reasoningTokens === undefined &&
-    cachedInputTokens === undefined
-  )
-    return undefined;
-  return {
-    ...(inputTokens !== undefined ? { inputTokens } : {}),
-    ...(outputTokens !== undefined ? { outputTokens } : {}),
-    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
-    ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}),
-  };
+  return usageFrom({ inputTokens, outputTokens, reasoningTokens, cachedInputTokens });
 }

@@ -9,6 +9,7 @@
  */
 import { GEN_AI, NATIVE_ATTR } from '../model/native-convention.js';
 import type { AttemptUsage } from '../model/usage.js';
+import { usageFrom } from '../model/usage.js';
 import type { AttributeView } from './span-view.js';
 
 /**
@@ -77,19 +78,5 @@ export function attemptUsageOf(attributes: AttributeView): AttemptUsage | undefi
   const reasoningTokens = firstCount(attributes, USAGE_KEYS.reasoningTokens);
   const cachedInputTokens = firstCount(attributes, USAGE_KEYS.cachedInputTokens);
   const costUsd = firstCount(attributes, USAGE_KEYS.costUsd);
-  if (
-    inputTokens === undefined &&
-    outputTokens === undefined &&
-    reasoningTokens === undefined &&
-    cachedInputTokens === undefined &&
-    costUsd === undefined
-  )
-    return undefined;
-  return {
-    ...(inputTokens !== undefined ? { inputTokens } : {}),
-    ...(outputTokens !== undefined ? { outputTokens } : {}),
-    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
-    ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}),
-    ...(costUsd !== undefined ? { costUsd } : {}),
-  };
+  return usageFrom({ inputTokens, outputTokens, reasoningTokens, cachedInputTokens, costUsd });
 }

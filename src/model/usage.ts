@@ -1,4 +1,4 @@
-/** What an attempt used: plain data, read from spans by src/conventions/attempt-usage.ts. */
+/** What an attempt used: plain data (read from spans by src/conventions/attempt-usage.ts), and how to build it from the figures given. */
 
 /**
  * Token use of one attempt, as far as it is known: written by `RunRecorder` as
@@ -16,4 +16,10 @@ export interface AttemptUsage {
   readonly cachedInputTokens?: number;
   /** What the attempt cost, in US dollars, where the runtime or its instrumentation computed it. */
   readonly costUsd?: number;
+}
+
+/** The figures of `figures` that are given (neither `undefined` nor `null`) as an {@link AttemptUsage}; undefined when none is. */
+export function usageFrom(figures: { readonly [K in keyof AttemptUsage]?: number | null }): AttemptUsage | undefined {
+  const given = Object.entries(figures).filter(([, value]) => value !== undefined && value !== null);
+  return given.length === 0 ? undefined : (Object.fromEntries(given) as AttemptUsage);
 }

@@ -8,6 +8,7 @@
  */
 import type { ToolSideEffects } from '../model/enums.js';
 import type { AttemptUsage } from '../model/recovery.js';
+import { usageFrom } from '../model/usage.js';
 import type { AttemptRecorder } from './attempt-recorder.js';
 
 /** The parts of a `chat.completion.chunk` that are read. */
@@ -113,11 +114,12 @@ export async function* recordChatCompletionStream<T extends ChatCompletionChunkL
 
 /** The figures of a Chat Completions `usage` object (absent ones stay absent). */
 function usageOf(usage: NonNullable<ChatCompletionChunkLike['usage']>): AttemptUsage {
-  const figures: [keyof AttemptUsage, number | undefined][] = [
-    ['inputTokens', usage.prompt_tokens],
-    ['outputTokens', usage.completion_tokens],
-    ['cachedInputTokens', usage.prompt_tokens_details?.cached_tokens],
-    ['reasoningTokens', usage.completion_tokens_details?.reasoning_tokens],
-  ];
-  return Object.fromEntries(figures.filter(([, value]) => value !== undefined && value !== null));
+  return (
+    usageFrom({
+      inputTokens: usage.prompt_tokens,
+      outputTokens: usage.completion_tokens,
+      cachedInputTokens: usage.prompt_tokens_details?.cached_tokens,
+      reasoningTokens: usage.completion_tokens_details?.reasoning_tokens,
+    }) ?? {}
+  );
 }
