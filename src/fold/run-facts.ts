@@ -46,13 +46,28 @@ export function absorb<H>(run: RunState<H>, extraction: Extraction, attempt?: st
 
 /** A run-level error read from a span's status counts only when no fact ended the run yet. */
 export function absorbStatusError<H>(run: RunState<H>, extraction: Extraction, timeMillis: number): void {
-  const error = extraction.statusError;
-  if (!error || run.facts.some(isTerminal)) return;
-  const fact: Fact =
-    error.kind === 'unknown'
-      ? { kind: 'run_error', code: error.code, timeMillis, seq: run.nextSeq++ }
-      : { kind: 'provider_error', error, timeMillis, seq: run.nextSeq++ };
+  const fact = statusErrorFact(extraction, run.facts, timeMillis, run.nextSeq);
+  if (!fact) return;
+  run.nextSeq++;
   run.facts.push(fact);
+}
+
+/**
+ * The fact a span's status error stands for (a classified provider error, or
+ * a run error of no known kind), numbered `seq`; undefined when the span has
+ * no status error or a fact in `facts` already ended the run.
+ */
+export function statusErrorFact(
+  extraction: Extraction,
+  facts: readonly Fact[],
+  timeMillis: number,
+  seq: number,
+): Fact | undefined {
+  const error = extraction.statusError;
+  if (!error || facts.some(isTerminal)) return undefined;
+  return error.kind === 'unknown'
+    ? { kind: 'run_error', code: error.code, timeMillis, seq }
+    : { kind: 'provider_error', error, timeMillis, seq };
 }
 
 /** The {@link RunFacts} of an open run, as they stand. */

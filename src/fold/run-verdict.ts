@@ -17,7 +17,7 @@ import { attemptAbove } from './attempt-placement.js';
 import type { LiveSpan, RunState } from './open-run-state.js';
 import { SEQ_BASE } from './open-run-state.js';
 import type { FoldRules } from './run-facts.js';
-import { absorb, absorbStatusError, extractContext, runFactsOf } from './run-facts.js';
+import { absorb, absorbStatusError, extractContext, runFactsOf, statusErrorFact } from './run-facts.js';
 
 /**
  * The verdict of run `run`, whose span ended as `view`. The caller removes
@@ -43,7 +43,8 @@ export function judgeEndedRun<H extends LiveSpan>(run: RunState<H>, view: SpanVi
 
 /**
  * A run whose facts were evicted (or that started before the fold saw it):
- * judged from what its own span shows, and the evidence is said to be cut off.
+ * judged from what its own span shows, its status error included, and the
+ * evidence is said to be cut off.
  */
 export function judgeUntrackedRun(
   view: SpanView,
@@ -56,6 +57,9 @@ export function judgeUntrackedRun(
     attemptKeyOf: () => undefined,
   });
   const facts = extraction.facts.map((f, i) => (Number.isFinite(f.seq) ? f : { ...f, seq: SEQ_BASE + i }));
+  // A run span that ended in error says the run failed even when the facts that said why are gone.
+  const failure = statusErrorFact(extraction, facts, view.endMillis ?? view.startMillis, SEQ_BASE + facts.length);
+  if (failure) facts.push(failure);
   const run: RunFacts = { facts, attempts: [], evidenceTruncated: true };
   return { incident: deriveIncident(run, policy), facts: run };
 }

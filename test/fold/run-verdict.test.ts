@@ -151,4 +151,47 @@ describe('judgeUntrackedRun', () => {
     expect(facts.facts.map((f) => [f.kind, f.seq])).toEqual([['user_cancel', SEQ_BASE]]);
     expect(incident.cause).toBe('user_cancel');
   });
+
+  const exception = (message: string, type = 'Error') => ({
+    name: 'exception',
+    timeMillis: 90,
+    attributes: { 'exception.type': type, 'exception.message': message },
+  });
+  it.each([
+    [
+      'a socket dropped mid-stream',
+      view({ statusCode: 2, events: [exception('terminated: other side closed (UND_ERR_SOCKET)', 'TypeError')] }),
+      { outcome: 'incomplete', cause: 'provider_transport_disconnect' },
+      ['provider_error'],
+    ],
+    [
+      'an error of no known kind',
+      view({ statusCode: 2, statusMessage: 'something broke' }),
+      { outcome: 'incomplete', cause: 'unknown_interruption' },
+      ['run_error'],
+    ],
+    [
+      'a cancel the span recorded, not its error',
+      view({
+        statusCode: 2,
+        events: [
+          {
+            name: 'agent_incidents.user_cancel',
+            timeMillis: 50,
+            attributes: { 'agent_incidents.cancel.origin': 'user_stop' },
+          },
+          exception('The operation was aborted', 'AbortError'),
+        ],
+      }),
+      { outcome: 'cancelled', cause: 'user_cancel' },
+      ['user_cancel'],
+    ],
+  ])(
+    'a run span that ended in error is judged by its error, at best incomplete: %s',
+    (_what, span, expected, kinds) => {
+      const { incident, facts } = judgeUntrackedRun(span, genAiAdapter, DEFAULT_POLICY);
+      expect(incident).toMatchObject({ ...expected, missingFacts: expect.arrayContaining(['evidence_truncated']) });
+      expect(facts.facts.map((f) => f.kind)).toEqual(kinds);
+    },
+  );
 });
