@@ -143,12 +143,18 @@ export class AiSdkRun {
   }
 
   /**
-   * Records an error the caller saw. Errors of provider attempts are already
-   * recorded by the attempt; an error before any attempt is a setup failure.
+   * Records an error the caller saw. Errors of provider attempts and tools
+   * are already recorded where they happened, and a stop is recorded by
+   * {@link AiSdkRun.end}; an error before any observed attempt is a setup
+   * failure; any other error (a model the run cannot observe, the caller's own
+   * code) fails the run as `RunRecorder.fail` does, so a run whose
+   * caller got an error never reads success.
    */
   fail(error: unknown): void {
     const run = this.#run;
-    if (run.attempts.length === 0 && !run.unobserved && !run.signal.aborted) this.recorder.setupFailure(error);
+    if (run.signal.aborted) return;
+    if (run.attempts.length === 0 && !run.unobserved) this.recorder.setupFailure(error);
+    else this.recorder.fail(error);
   }
 
   /** The verdict from what was recorded so far. */

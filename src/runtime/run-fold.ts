@@ -32,6 +32,14 @@ export interface RunSpanStart {
   readonly cutByParent: (endMillis: number) => void;
 }
 
+/** What a child span of the run starts with: its name, attributes, start time and links. */
+export interface ChildSpanStart {
+  readonly name: string;
+  readonly attributes: Attributes;
+  readonly startMillis: number;
+  readonly links: Link[];
+}
+
 /** One run's views in its fold session. */
 export class RunFold {
   /** The run span's view. */
@@ -86,15 +94,7 @@ export class RunFold {
    * Starts a child span of the run with `startSpan`, as recorded (so that a span processor takes this
    * fold rather than folding it again), and tracks its view, with the links it started with.
    */
-  startChild(
-    startSpan: () => Span,
-    span: {
-      readonly name: string;
-      readonly attributes: Attributes;
-      readonly startMillis: number;
-      readonly links: readonly Link[];
-    },
-  ): { readonly span: Span; readonly view: RecordedView } {
+  startChild(startSpan: () => Span, span: ChildSpanStart): { readonly span: Span; readonly view: RecordedView } {
     const started = startRecorded(this.recording, startSpan);
     const view = this.track(started, span.name, span.attributes, span.startMillis);
     view.addLinks(span.links);

@@ -15,6 +15,7 @@ import { context as otelContext, SpanKind, trace } from '@opentelemetry/api';
 import { deriveIncident } from '../derive/derive-incident.js';
 import type { Policy } from '../derive/policy.js';
 import { resolvePolicy } from '../derive/policy.js';
+import { isTerminal } from '../derive/timeline.js';
 import { ATTR_INCIDENT_TRUNCATED } from '../model/attributes.js';
 import type {
   CancelOrigin,
@@ -35,7 +36,7 @@ import { GEN_AI, NATIVE_ATTR as A } from '../model/native-convention.js';
 import type { AttemptRecorder } from './attempt-recorder.js';
 import { newAttemptRecorder } from './attempt-recorder.js';
 import { anchoredClock, toHrTime } from './clock.js';
-import { setupFailureEvent } from './error-events.js';
+import { providerFailureOf, setupFailureEvent } from './error-events.js';
 import type { BoundaryInput, FactEvent } from './fact-events.js';
 import {
   lifecycleCloseEvent,
@@ -47,6 +48,7 @@ import {
 } from './fact-events.js';
 import { attemptAttributesOf, attemptNameOf, runSpanOf, toolAttributesOf, toolNameOf } from './genai-spans.js';
 import type { RunChannel } from './run-channel.js';
+import type { ChildSpanStart } from './run-fold.js';
 import { RunFold } from './run-fold.js';
 import { RunLedger } from './run-ledger.js';
 import type { RunRecorderOptions } from './run-options.js';
@@ -150,15 +152,7 @@ export class RunRecorder implements RecoverableRun {
     const startMillis = this.#clock();
     const name = attemptNameOf(model);
     const links = retryLink ? [retryLink.link] : [];
-    const { span, view } = this.#fold.startChild(
-      () =>
-        this.#tracer.startSpan(
-          name,
-          { kind: SpanKind.CLIENT, attributes, links, startTime: toHrTime(startMillis) },
-          this.context,
-        ),
-      { name, attributes, startMillis, links },
-    );
+    const { span, view } = this.#startChild(SpanKind.CLIENT, { name, attributes, startMillis, links });
     this.#ledger.attemptStarted({ key: view.spanId, number, startMillis, spanContext: span.spanContext() });
     const attempt = newAttemptRecorder(this.#channel, span, view, number, true);
     if (options.boundary) attempt.recordBoundary(options.boundary);
@@ -237,15 +231,7 @@ export class RunRecorder implements RecoverableRun {
     const startMillis = this.#clock();
     const name = toolNameOf(options.name);
     const links = options.attempt ? [{ context: options.attempt.span.spanContext() }] : [];
-    const { span, view } = this.#fold.startChild(
-      () =>
-        this.#tracer.startSpan(
-          name,
-          { kind: SpanKind.INTERNAL, attributes, startTime: toHrTime(startMillis), links },
-          this.context,
-        ),
-      { name, attributes, startMillis, links },
-    );
+    const { span, view } = this.#startChild(SpanKind.INTERNAL, { name, attributes, startMillis, links });
     const tool = newToolRecorder(this.#channel, span, view, true);
     this.#fold.toolActivity();
     return tool;
@@ -313,6 +299,18 @@ export class RunRecorder implements RecoverableRun {
     this.#record(setupFailureEvent(error));
   }
 
+  /**
+   * Records the error the run failed with when nothing on record explains it
+   * (a call the runtime could not observe, its own code): classified like an
+   * attempt's error, as `agent_incidents.provider_error` on the run span, so a
+   * run whose caller got an error never reads success. Ignored once a failure,
+   * stop or close is on record (docs/conventions.md#fact-events).
+   */
+  fail(error: unknown): void {
+    if (this.#fold.facts().facts.some(isTerminal)) return;
+    this.#record(providerFailureOf(error, undefined, this.#clock).event);
+  }
+
   /** Records that the agent process exited. */
   processExit(options: {
     readonly exitCode?: number;
@@ -350,6 +348,13 @@ export class RunRecorder implements RecoverableRun {
    */
   now(): number {
     return this.#clock();
+  }
+
+  /** Starts an owned child span of the run span, and its view in the fold. */
+  #startChild(kind: SpanKind, child: ChildSpanStart): ReturnType<RunFold['startChild']> {
+    const { name, attributes, startMillis, links } = child;
+    const options = { kind, attributes, links, startTime: toHrTime(startMillis) };
+    return this.#fold.startChild(() => this.#tracer.startSpan(name, options, this.context), child);
   }
 
   /** Writes one of the run's own facts on the run span. */

@@ -226,10 +226,9 @@ describe('with, cancel, fail, end', () => {
     expect(runFacts()).toEqual(facts);
   });
 
-  // Bug: with a model the run cannot observe (a LanguageModelV2, which ai 6 still runs in compatibility mode),
-  // a failed call leaves no fact in process: `incident()` / `withAgentRun` say `success` while the caller got
-  // the error (the processor, reading the SDK's spans, exports `failed`). A missing fact must not read as success.
-  it.fails('with a model it cannot observe, a call that failed is not a success in process', async () => {
+  // A model the run cannot observe (a LanguageModelV2, which ai 6 still runs in compatibility mode) leaves no
+  // attempt fact in process; the caller's error fails the run (RunRecorder.fail), so it never reads success.
+  it('with a model it cannot observe, a call that failed is not a success in process', async () => {
     const v3 = modelAnswering(reply.status(400)) as Exclude<LanguageModel, string>;
     const v2 = new Proxy(v3, {
       get: (target, key) => (key === 'specificationVersion' ? 'v2' : Reflect.get(target, key)),
@@ -238,7 +237,7 @@ describe('with, cancel, fail, end', () => {
       generateText(run.callOptions({ model: v2, prompt: 'Hi', maxRetries: 0 })),
     );
     expect(ok).toBe(false);
-    expect(incident.outcome).not.toBe('success');
+    expect(incident).toMatchObject({ outcome: 'failed', cause: 'provider_api_error', causeDetail: 'invalid_request' });
   });
 
   it('end() ends the run once and returns the same verdict again', () => {

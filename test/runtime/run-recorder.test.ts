@@ -1,14 +1,15 @@
 /**
  * RunRecorder, the runtime's public entry: the spans it starts and adopts and where they sit,
  * its own facts numbered in order on the run span, the retry link to the next attempt (and
- * none after a stop), the stop signal, and an end that happens once and cuts off what is open.
+ * none after a stop), the stop signal, an end that happens once and cuts off what is open, and
+ * fail(): an error nothing on record explains fails the run, in process and on the exported span.
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { RunRecorderOptions } from '../../src/runtime/run-recorder.js';
 import { RunRecorder } from '../../src/runtime/run-recorder.js';
-import { steppingClock } from '../support/harness.js';
+import { createPipeline, steppingClock } from '../support/harness.js';
 import { KeepingExporter } from '../support/keeping-exporter.js';
 
 const P = 'agent_incidents.';
@@ -190,5 +191,60 @@ describe('end()', () => {
     const before = run.snapshot();
     clock.advance(5_000);
     expect(run.snapshot()).toEqual(before);
+  });
+});
+
+describe('fail()', () => {
+  const socketDrop = () =>
+    new TypeError('terminated', {
+      cause: Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' }),
+    });
+  const rateLimited = () => Object.assign(new Error('Too Many Requests'), { name: 'AI_APICallError', statusCode: 429 });
+  it.each<[string, (run: RunRecorder) => void, unknown, Record<string, unknown>]>([
+    [
+      'an error after a finished attempt fails the run',
+      (run) => run.startAttempt().finish({ finishReasons: ['stop'] }),
+      new SyntaxError('Unexpected token < in JSON'),
+      { outcome: 'failed', cause: 'unknown_interruption' },
+    ],
+    ['a socket drop no attempt recorded', () => undefined, socketDrop(), { cause: 'provider_transport_disconnect' }],
+    [
+      'a refusal no attempt recorded',
+      () => undefined,
+      rateLimited(),
+      { cause: 'provider_api_error', causeDetail: 'rate_limit' },
+    ],
+    [
+      'an attempt’s own failure stands',
+      (run) => run.startAttempt().fail(socketDrop()),
+      new Error('wrapped by the caller'),
+      { outcome: 'failed', cause: 'provider_transport_disconnect', attempts: 1 },
+    ],
+    [
+      'a stop stands',
+      (run) => run.userCancel(),
+      new DOMException('The run was cancelled', 'AbortError'),
+      { outcome: 'cancelled', cause: 'user_cancel' },
+    ],
+  ])('%s, and the exported run span says the same', (_what, before, error, expected) => {
+    const pipeline = createPipeline();
+    const run = pipeline.startRun();
+    before(run);
+    run.fail(error);
+    const incident = run.end();
+    expect(incident).toMatchObject({ outcome: 'failed', ...expected });
+    const [span] = pipeline.runSpans();
+    expect([span?.attributes['incident.outcome'], span?.attributes['incident.cause']]).toEqual([
+      incident.outcome,
+      incident.cause,
+    ]);
+  });
+
+  it('writes nothing once something on record ended the run', () => {
+    const { run, named } = setup();
+    run.setupFailure(new Error('no API key'));
+    run.fail(new Error('no API key'));
+    run.end();
+    expect(named('invoke_agent').events.map((e) => e.name)).toEqual([`${P}setup_failure`]);
   });
 });
