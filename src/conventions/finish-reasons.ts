@@ -103,8 +103,10 @@ const ORDER: readonly FinishMeaning[] = ['error', 'unfinished', 'refused', 'limi
  * finish reason, and each convention says what that means.
  */
 export function finishOf(reasons: readonly string[]): FinishMeaning | undefined {
+  // Past the 256th, the reasons are not read: one of them may not have finished.
+  const read = reasons.length > 256 ? [...reasons.slice(0, 256), ''] : reasons;
   let worst: FinishMeaning | undefined;
-  for (const reason of reasons.slice(0, 256)) {
+  for (const reason of read) {
     const meaning = finishMeaning(reason);
     if (worst === undefined || ORDER.indexOf(meaning) < ORDER.indexOf(worst)) worst = meaning;
   }

@@ -30,7 +30,7 @@ import {
   toolSpanFacts,
 } from './span-facts.js';
 import type { EventView, SpanRole, SpanView } from './span-view.js';
-import { numberAttr, stringArrayAttr, stringAttr } from './span-view.js';
+import { numberAttr, stringAttr } from './span-view.js';
 
 type Draft = FactDraft;
 
@@ -86,8 +86,12 @@ function expectsResponse(view: SpanView): boolean {
 
 /** The tools a request exposed (`gen_ai.tool.definitions`, input-gated like `gen_ai.input.messages`). */
 function boundaryOf(view: SpanView, context: ExtractContext): Draft | undefined {
-  const definitions = parseJsonArray(view.attributes[GEN_AI.TOOL_DEFINITIONS]);
-  if (definitions) return boundaryFromDefinitions(definitions, view, context);
+  const value = view.attributes[GEN_AI.TOOL_DEFINITIONS];
+  if (value !== undefined) {
+    // Definitions that cannot be read (cut by a length limit, say) hide which tools were exposed.
+    const definitions = parseJsonArray(value);
+    return definitions ? boundaryFromDefinitions(definitions, view, context) : undefined;
+  }
   // Inputs were recorded and list no tools: the request exposed none.
   return view.attributes[GEN_AI.INPUT_MESSAGES] !== undefined
     ? {
@@ -116,7 +120,7 @@ function attemptFacts(view: SpanView, context: ExtractContext, native: Draft[]):
   const drafts: Draft[] = [];
   const end = view.endMillis ?? view.startMillis;
   const failed = view.statusCode === STATUS_ERROR;
-  const finish = finishOf(stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS));
+  const finish = finishOf(finishReasonsOf(view));
   const lastFinished =
     !failed &&
     !context.truncated &&
@@ -175,7 +179,7 @@ function classifyGenAiError(view: SpanView, events: readonly EventView[] = view.
   const status = numberAttr(view.attributes, HTTP_STATUS_CODE);
   if (status !== undefined && status >= 200 && status < 300) return { kind: 'unknown' };
   const classified = classifyError(describeSpanError(view, events));
-  if (classified.kind === 'unknown' && finishOf(stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS)) === 'error') {
+  if (classified.kind === 'unknown' && finishOf(finishReasonsOf(view)) === 'error') {
     return { kind: 'api', detail: 'unknown', code: classified.code };
   }
   return classified;

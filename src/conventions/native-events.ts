@@ -48,7 +48,18 @@ function boundaryOf(attributes: AttributeView | undefined): SideEffectBoundary {
   for (const name of providerExecuted) {
     if (!listed.has(name)) tools.push({ name, sideEffects: 'unknown', providerExecuted: true });
   }
-  return { tools, external: booleanAttr(attributes, A.BOUNDARY_EXTERNAL) === true };
+  // A list that cannot be read in full hides a tool whose reach is unknown: read as external, never as absent.
+  const unreadable = BOUNDARY_LISTS.some((key) => !fullyReadable(attributes?.[key]));
+  return { tools, external: unreadable || booleanAttr(attributes, A.BOUNDARY_EXTERNAL) === true };
+}
+
+/** The boundary's tool lists, each a string array of tool names. */
+const BOUNDARY_LISTS = [A.BOUNDARY_READ_ONLY, A.BOUNDARY_UNSAFE, A.BOUNDARY_UNKNOWN, A.BOUNDARY_PROVIDER_EXECUTED];
+
+/** True for an absent list, or a list {@link stringArrayAttr} reads whole: strings only, at most 256. */
+function fullyReadable(value: unknown): boolean {
+  if (value === undefined) return true;
+  return Array.isArray(value) && value.length <= 256 && value.every((v) => typeof v === 'string');
 }
 
 function errorOf(attributes: AttributeView | undefined): ErrorFact {

@@ -21,6 +21,7 @@ import {
   finishFact,
   finishReasonsOf,
   lastTryEvents,
+  MAX_TOOL_DEFINITIONS,
   nativeAttemptExtraction,
   nativeFacts,
   recordedNatively,
@@ -52,22 +53,36 @@ const ROLES: Readonly<Record<string, SpanRole>> = { AGENT: 'run', LLM: 'attempt'
 const TOOL_CALL_NAME = /^llm\.output_messages\.\d+\.message\.tool_calls\.(\d+)\.tool_call\.function\.name$/;
 // llm.output_messages.<i>.message.content, or .contents.<j>.message_content.text
 const OUTPUT_TEXT = /^llm\.output_messages\.\d+\.message\.(content|contents\.\d+\.message_content\.text)$/;
-// llm.tools.<i>.tool.json_schema
-const TOOL_SCHEMA = /^llm\.tools\.\d+\.tool\.json_schema$/;
+// llm.tools.<i>.…: the index of a tool the request exposed (its definition is llm.tools.<i>.tool.json_schema).
+const TOOL_KEY = /^llm\.tools\.(\d+)\./;
 
 function keysWith(attributes: AttributeView, prefix: string): string[] {
   return Object.keys(attributes).filter((key) => key.startsWith(prefix));
 }
 
-/** The tools an LLM request exposed; unknown (undefined) when inputs were not recorded. */
+/**
+ * The tools an LLM request exposed: tool `i` is any `llm.tools.<i>.*` key, read
+ * from its `tool.json_schema`. Unknown (undefined) when inputs were not
+ * recorded, or when a tool's schema is missing or the indices skip one (keys
+ * dropped by a limit): a tool that cannot be read is never left out.
+ */
 function boundaryOf(view: SpanView, context: ExtractContext): FactDraft | undefined {
   const inputsRecorded =
     view.attributes[OPENINFERENCE.INPUT_VALUE] !== undefined ||
     keysWith(view.attributes, OPENINFERENCE.INPUT_MESSAGES).length > 0;
-  const schemas = Object.keys(view.attributes)
-    .filter((key) => TOOL_SCHEMA.test(key))
-    .map((key) => view.attributes[key]);
-  if (!inputsRecorded && schemas.length === 0) return undefined;
+  let tools = 0;
+  for (const key of Object.keys(view.attributes)) {
+    const index = TOOL_KEY.exec(key)?.[1];
+    if (index !== undefined) tools = Math.max(tools, Number(index) + 1);
+  }
+  if (!inputsRecorded && tools === 0) return undefined;
+  if (tools > MAX_TOOL_DEFINITIONS) return undefined;
+  const schemas = [];
+  for (let i = 0; i < tools; i++) {
+    const schema = view.attributes[`llm.tools.${i}.tool.json_schema`];
+    if (schema === undefined) return undefined;
+    schemas.push(schema);
+  }
   return boundaryFromDefinitions(schemas, view, context);
 }
 

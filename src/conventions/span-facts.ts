@@ -17,7 +17,7 @@ import type { FinishMeaning } from './finish-reasons.js';
 import { finishOf, isKnownFinish } from './finish-reasons.js';
 import { decodeNativeEvent, isNativeEvent } from './native-events.js';
 import type { SpanRole, SpanView } from './span-view.js';
-import { numberAttr, stringAttr, stringArrayAttr } from './span-view.js';
+import { numberAttr, stringAttr } from './span-view.js';
 import { describeSpanError, isAbortError, STATUS_ERROR } from './span-error.js';
 
 export { classifyDescribed, describeSpanError, isAbortError, STATUS_ERROR } from './span-error.js';
@@ -94,16 +94,29 @@ export function nativeAttemptExtraction(
 /**
  * The finish reasons of an attempt span: under its convention's own key (a
  * string or a string array), else GenAI's, which `RunRecorder` and the AI
- * SDK integration write on the spans of every convention.
+ * SDK integration write on the spans of every convention. A reason that
+ * cannot be read (not a string, past the 256th) is kept as `''`, a reason no
+ * table knows, so it reads as not finished rather than vanishing.
  */
 export function finishReasonsOf(view: SpanView, own?: string): string[] {
   if (own !== undefined) {
-    const single = stringAttr(view.attributes, own);
-    if (single !== undefined) return [single];
-    const list = stringArrayAttr(view.attributes, own);
+    const list = reasonList(view.attributes[own]);
     if (list.length > 0) return list;
   }
-  return stringArrayAttr(view.attributes, GEN_AI.FINISH_REASONS);
+  return reasonList(view.attributes[GEN_AI.FINISH_REASONS]);
+}
+
+/** The most finish reasons read from one span. */
+const MAX_FINISH_REASONS = 256;
+
+/** A finish-reasons value as strings, each unreadable reason `''`; empty when absent. */
+function reasonList(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string') return [value];
+  if (!Array.isArray(value)) return [''];
+  const reasons = value.slice(0, MAX_FINISH_REASONS).map((v) => (typeof v === 'string' ? v : ''));
+  if (value.length > MAX_FINISH_REASONS) reasons.push('');
+  return reasons;
 }
 
 /**
@@ -215,21 +228,26 @@ export function runSpanExtraction(
   return { facts: native as Fact[], statusError };
 }
 
+/** The most tool definitions read from one request; a request with more has an unknown boundary. */
+export const MAX_TOOL_DEFINITIONS = 256;
+
 /**
  * The side-effect boundary from the tool definitions a request carried (the
  * AI SDK's `ai.prompt.tools`, GenAI `gen_ai.tool.definitions`, OpenInference
  * `llm.tools.*`): each is an object with `name` (or `function.name`) and
  * `type`. Provider tools (`provider`, `extension`) may run where no span shows
  * them. Classes are `unknown` unless the policy trusts the tool. Undefined when
- * a definition is unreadable: then the boundary is not known.
+ * a definition is unreadable, or there are more than {@link MAX_TOOL_DEFINITIONS}
+ * to read: then the boundary is not known, never a shorter list of tools.
  */
 export function boundaryFromDefinitions(
   definitions: readonly unknown[],
   view: SpanView,
   context: ExtractContext,
 ): FactDraft | undefined {
+  if (definitions.length > MAX_TOOL_DEFINITIONS) return undefined;
   const tools = [];
-  for (const definition of definitions.slice(0, 256)) {
+  for (const definition of definitions) {
     const tool = parseJsonObject(definition);
     const fn = parseJsonObject(tool?.function);
     const name = typeof tool?.name === 'string' ? tool.name : typeof fn?.name === 'string' ? fn.name : undefined;

@@ -36,7 +36,7 @@ import {
   trustedClass,
 } from './span-facts.js';
 import type { EventView, SpanRole, SpanView } from './span-view.js';
-import { numberAttr, stringArrayAttr, stringAttr } from './span-view.js';
+import { numberAttr, stringAttr } from './span-view.js';
 
 /** Attribute keys of the AI SDK 6 telemetry this adapter reads. */
 export const AI_SDK = {
@@ -72,13 +72,16 @@ function roleOf(operationId: string): SpanRole | undefined {
 /**
  * The side-effect boundary from `ai.prompt.tools` (one JSON tool definition per
  * entry). The attribute is input-gated: without `ai.prompt.messages` beside it
- * inputs were not recorded and the boundary is unknown (undefined).
+ * inputs were not recorded and the boundary is unknown (undefined). So is a
+ * value that is no list, or a list with an entry that cannot be read: every
+ * entry is a tool the request exposed, so none is skipped.
  */
 function boundaryOf(view: SpanView, context: ExtractContext): FactDraft | undefined {
   const inputsRecorded = view.attributes[AI_SDK.PROMPT_MESSAGES] !== undefined;
-  const definitions = stringArrayAttr(view.attributes, AI_SDK.PROMPT_TOOLS);
-  if (!inputsRecorded && definitions.length === 0) return undefined;
-  return boundaryFromDefinitions(definitions, view, context);
+  const value = view.attributes[AI_SDK.PROMPT_TOOLS];
+  if (value === undefined) return inputsRecorded ? boundaryFromDefinitions([], view, context) : undefined;
+  const definitions = parseJsonArray(value);
+  return definitions ? boundaryFromDefinitions(definitions, view, context) : undefined;
 }
 
 /** Output an attempt that ended normally reports: text, reasoning, tool calls, output tokens. */

@@ -1,3 +1,4 @@
+// Over 300 lines: the one table of finish values, checked through every convention that reads it.
 /**
  * Finish reasons by meaning (docs/conventions.md#finish-reasons-by-meaning):
  * every convention's finish value is read for what it says, one table for
@@ -144,6 +145,7 @@ describe('the finish-reason table', () => {
     [['tool_calls', 'content_filter'], 'refused'],
     [['interrupted', 'error'], 'error'],
     [[], undefined],
+    [[...Array.from({ length: 256 }, () => 'stop'), 'stop'], 'unfinished'],
   ] as const)(
     'an attempt with several generations %j is as finished as its least finished one: %s',
     (reasons, meaning) => {

@@ -37,6 +37,25 @@ describe('GenAI adapter', () => {
     expect(adapter.role({ name: 'x', attributes: { 'gen_ai.operation.name': operation } })).toBe(role);
   });
 
+  it.each<[string, Record<string, unknown>, unknown]>([
+    ['inputs recorded and no definitions: none exposed', { 'gen_ai.input.messages': '[]' }, []],
+    [
+      'each definition',
+      { 'gen_ai.tool.definitions': JSON.stringify([{ type: 'function', name: 'bash' }]) },
+      [{ name: 'bash', sideEffects: 'unknown', providerExecuted: false }],
+    ],
+    [
+      'definitions cut by a length limit: unknown, even with inputs recorded',
+      { 'gen_ai.input.messages': '[]', 'gen_ai.tool.definitions': '[{"type":"function","name":"ba' },
+      undefined,
+    ],
+    ['definitions that are no list: unknown', { 'gen_ai.tool.definitions': '{"name":"bash"}' }, undefined],
+  ])('reads the side-effect boundary from gen_ai.tool.definitions: %s', (_what, attributes, tools) => {
+    const span = view({ attributes: { 'gen_ai.operation.name': 'chat', ...attributes } });
+    const boundary = adapter.extract(span, 'attempt', context()).facts.find((f) => f.kind === 'side_effect_boundary');
+    expect(boundary && 'boundary' in boundary ? boundary.boundary.tools : undefined).toEqual(tools);
+  });
+
   it('recognises spans by name when the operation attribute is missing', () => {
     expect(adapter.role({ name: 'invoke_agent planner', attributes: {} })).toBe('run');
     expect(adapter.role({ name: 'GET /health', attributes: {} })).toBeUndefined();

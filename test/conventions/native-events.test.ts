@@ -168,4 +168,17 @@ describe('decodeNativeEvent', () => {
       boundary: { tools: [], external: false },
     });
   });
+
+  it.each<[string, unknown]>([
+    ['an entry that is no name', ['bash', 3]],
+    ['a list that is no list', 'bash'],
+    ['more names than are read', Array.from({ length: 257 }, (_, i) => `t${i}`)],
+  ])('reads a boundary list it cannot read in full as external, never as fewer tools: %s', (_what, list) => {
+    for (const key of ['read_only_tools', 'unsafe_tools', 'unknown_tools', 'provider_executed_tools']) {
+      const fact = decode('side_effect_boundary', { [`${P}boundary.${key}`]: list });
+      expect(fact && 'boundary' in fact ? fact.boundary.external : undefined).toBe(true);
+    }
+    const readable = decode('side_effect_boundary', { [`${P}boundary.unsafe_tools`]: ['bash'] });
+    expect(readable && 'boundary' in readable ? readable.boundary.external : undefined).toBe(false);
+  });
 });

@@ -171,6 +171,21 @@ describe('the side-effect boundary (`llm.tools.*`, input-gated)', () => {
     ],
     ['a schema with no name: unknown', { [TOOL_0]: JSON.stringify({ type: 'function' }) }, undefined],
     ['other `llm.tools.*` keys are no schema', { 'llm.tools.0.tool.name': 'read' }, undefined],
+    [
+      'a tool listed without its schema: unknown, not left out',
+      { [OPENINFERENCE.INPUT_VALUE]: '{}', [TOOL_0]: schema('read'), 'llm.tools.1.tool.name': 'bash' },
+      undefined,
+    ],
+    [
+      'indices that skip one (keys dropped by a limit): unknown',
+      { [OPENINFERENCE.INPUT_VALUE]: '{}', 'llm.tools.1.tool.json_schema': schema('read') },
+      undefined,
+    ],
+    [
+      'more tools than are read: unknown',
+      { [OPENINFERENCE.INPUT_VALUE]: '{}', 'llm.tools.256.tool.json_schema': schema('read') },
+      undefined,
+    ],
   ])('%s', (_name, attributes, tools) => {
     const facts = attempt(llm({ [FINISH]: 'stop', ...attributes })).facts;
     const boundary = facts.find((f) => f.kind === 'side_effect_boundary');

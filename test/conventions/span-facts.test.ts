@@ -10,6 +10,7 @@ import {
   boundaryFromDefinitions,
   finishFact,
   finishReasonsOf,
+  MAX_TOOL_DEFINITIONS,
   nativeAttemptExtraction,
   parseJsonArray,
   parseJsonObject,
@@ -119,6 +120,14 @@ describe('finishReasonsOf', () => {
     ],
     ['GenAI’s key without an own key', { 'gen_ai.response.finish_reasons': ['stop'] }, undefined, ['stop']],
     ['nothing', {}, 'own', []],
+    ['an entry that is no string as a reason no table knows', { own: ['stop', 7] }, 'own', ['stop', '']],
+    ['a value that is no list as a reason no table knows', { 'gen_ai.response.finish_reasons': 7 }, undefined, ['']],
+    [
+      'past the 256th reason, one no table knows',
+      { own: Array.from({ length: 300 }, () => 'stop') },
+      'own',
+      [...Array.from({ length: 256 }, () => 'stop'), ''],
+    ],
   ])('reads %s', (_what, attributes, own, expected) => {
     expect(finishReasonsOf(view({ attributes }), own)).toEqual(expected);
   });
@@ -228,6 +237,12 @@ describe('boundaryFromDefinitions', () => {
   it('gives no boundary when a definition is unreadable', () => {
     expect(boundaryFromDefinitions([{ name: 'read' }, { type: 'function' }], view(), context())).toBeUndefined();
     expect(boundaryFromDefinitions(['not json'], view(), context())).toBeUndefined();
+  });
+
+  it(`gives no boundary for more than ${MAX_TOOL_DEFINITIONS} definitions, never the first of them`, () => {
+    const definitions = Array.from({ length: MAX_TOOL_DEFINITIONS }, (_, i) => ({ name: `t${i}` }));
+    expect(boundaryFromDefinitions(definitions, view(), context())).toBeDefined();
+    expect(boundaryFromDefinitions([...definitions, { name: 'rm' }], view(), context())).toBeUndefined();
   });
 });
 

@@ -156,6 +156,9 @@ describe('the side-effect boundary (`ai.prompt.tools`, input-gated by `ai.prompt
     ['definitions without messages still say what was exposed', { [TOOLS]: [fn('read')] }, [read]],
     ['a definition that is not JSON: unknown', { ...messages, [TOOLS]: [fn('read'), '{'] }, undefined],
     ['a definition with no name: unknown', { ...messages, [TOOLS]: ['{"type":"function"}'] }, undefined],
+    ['an entry that is no definition: unknown, not left out', { ...messages, [TOOLS]: [fn('read'), 7] }, undefined],
+    ['a value that is no list: unknown', { ...messages, [TOOLS]: fn('read') }, undefined],
+    ['more definitions than are read: unknown', { ...messages, [TOOLS]: Array(257).fill(fn('read')) }, undefined],
   ])('%s', (_name, attributes, tools) => {
     const facts = attempt(doStream({ ...STOP, ...attributes })).facts;
     const boundary = facts.find((f) => f.kind === 'side_effect_boundary');
