@@ -214,7 +214,8 @@ export function admitDecoded(state: HoldState, request: DecodedRequest): HoldAdm
   if (state.closing)
     return { accept: false, refusal: refuse(503, 'closing', 'gateway is shutting down', request.spans) };
   if (state.upstreamFailures >= state.limits.upstreamFailingAttempts) {
-    const message = `upstream is failing (${state.upstreamFailures} attempts in a row)`;
+    const failures = state.upstreamFailures;
+    const message = `upstream is failing (${failures} ${failures === 1 ? 'attempt' : 'attempts'} in a row)`;
     return { accept: false, refusal: refuseAndHold('upstream_failing', message, request.spans) };
   }
   if (state.backlogSpans + request.spans > state.limits.maxForwardBacklogSpans)

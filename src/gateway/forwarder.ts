@@ -331,7 +331,8 @@ export class Forwarder {
       if (maxAttempts !== undefined && attempt >= maxAttempts) {
         // The batch is given up: nothing is left to fail, and new requests must not be refused for it.
         this.#failures = 0;
-        return { outcome: 'retries_exhausted', detail: `${attempt} attempts (upstream.maxAttempts), last: ${failure}` };
+        const attempts = `${attempt} ${attempt === 1 ? 'attempt' : 'attempts'}`;
+        return { outcome: 'retries_exhausted', detail: `${attempts} (upstream.maxAttempts), last: ${failure}` };
       }
       if (this.#failures === 1 || this.#failures % 10 === 0)
         diag.warn(

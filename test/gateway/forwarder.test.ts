@@ -278,7 +278,7 @@ describe('giving up after upstream.maxAttempts', () => {
     await forwarder.idle();
     expect(metrics.droppedSpans.get('retries_exhausted')).toBe(1);
     expect(drops()[0]!['detail']).toBe(
-      '1 attempts (upstream.maxAttempts), last: upstream did not answer within 100 ms (upstream.timeoutMillis)',
+      '1 attempt (upstream.maxAttempts), last: upstream did not answer within 100 ms (upstream.timeoutMillis)',
     );
   });
 });

@@ -268,7 +268,7 @@ const refusals: RefusalCase[] = [
     config: { limits: { upstreamFailingAttempts: 1 } },
     prepare: upstreamDown,
     status: 503,
-    message: 'upstream is failing (1 attempts in a row)',
+    message: 'upstream is failing (1 attempt in a row)',
     reason: 'upstream_failing',
     spans: 1,
     retried: true,
