@@ -1,3 +1,4 @@
+// Over 300 lines: the three sides share one harness and one round schedule, so they are measured alike.
 /**
  * Gateway throughput and added latency against the OpenTelemetry Collector
  * (the Jaeger v2 binary), like for like, in one run, on three sides:
@@ -26,9 +27,8 @@
  *   seconds (utime + stime from /proc/<pid>/stat, where there is one) and the
  *   spans per CPU-second.
  *
- * The last two lines are `gateway_vs_collector_throughput_ratio=<x>` and
- * `gateway_vs_tail_sampling_throughput_ratio=<x>` (median over median).
- * Knobs: BENCH_RUNS (30000 per round), BENCH_ROUNDS (3 per side).
+ * The last two lines are `gateway_vs_collector_throughput_ratio=<x>` and `gateway_vs_tail_sampling_throughput_ratio=<x>`
+ * (median over median). Knobs: BENCH_RUNS (30000 per round), BENCH_ROUNDS (3 per side).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

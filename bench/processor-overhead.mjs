@@ -1,3 +1,4 @@
+// Over 300 lines: the pipelines, rounds and report of one comparison, kept in one place to stay alike.
 // Benchmark: cost of IncidentSpanProcessor on agent workloads.
 //
 // Pipelines, same process, measured in alternating rounds:

@@ -1,3 +1,4 @@
+// Over 300 lines: one runnable walk-through of a runtime, meant to be read from top to bottom.
 /**
  * A custom agent runtime — no AI SDK, no instrumentation — on the `openai`
  * SDK, that records its own facts with agent-incidents and gates its retries
