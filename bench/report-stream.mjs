@@ -9,48 +9,17 @@
 //
 //   npm run bench:report                 # 1 GB and 100 MB
 //   REPORT_BENCH_MB=200 npm run bench:report
-import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { reportMaterial, writeRepeated } from './report-input.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const MB = Number(process.env.REPORT_BENCH_MB ?? 1024);
 const scratch = mkdtempSync(join(tmpdir(), 'report-bench-'));
-
-/** Demo lines (one trace each) and the fixtures' lines, the material repeated. */
-function material() {
-  const demo = join(scratch, 'demo.jsonl');
-  execFileSync(process.execPath, [CLI, 'demo', '--runs', '2000', '--seed', '5', '--out', demo], { stdio: 'ignore' });
-  const lines = readFileSync(demo, 'utf8').trim().split('\n');
-  const fixtures = join(ROOT, 'test', 'fixtures', 'traces');
-  for (const folder of readdirSync(fixtures, { withFileTypes: true }).filter((d) => d.isDirectory())) {
-    for (const name of readdirSync(join(fixtures, folder.name)).filter((f) => f.endsWith('.otlp.json'))) {
-      lines.push(JSON.stringify(JSON.parse(readFileSync(join(fixtures, folder.name, name), 'utf8'))));
-    }
-  }
-  return lines.map((line) => ({ line, traceId: /"traceId":"([0-9a-f]{32})"/.exec(line)[1] }));
-}
-
-/** Writes about `megabytes` MB of lines, each trace under a fresh id; returns lines written. */
-async function generate(path, megabytes, lines) {
-  const out = createWriteStream(path);
-  const target = megabytes * 1024 * 1024;
-  let written = 0;
-  let count = 0;
-  while (written < target) {
-    const { line, traceId } = lines[count % lines.length];
-    const fresh = `${line.replaceAll(traceId, `a${(count + 1).toString(16).padStart(31, '0')}`)}\n`;
-    written += Buffer.byteLength(fresh);
-    count += 1;
-    if (!out.write(fresh)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return count;
-}
 
 /** Runs `report --json` on `path` in a child; its peak RSS comes from the child's own resource usage. */
 async function report(path) {
@@ -76,11 +45,11 @@ async function report(path) {
 }
 
 try {
-  const lines = material();
+  const lines = reportMaterial(CLI, scratch);
   const results = [];
   for (const megabytes of [MB / 10, MB]) {
     const path = join(scratch, `export-${megabytes}.jsonl`);
-    const generated = await generate(path, megabytes, lines);
+    const generated = await writeRepeated(path, megabytes, lines);
     const bytes = statSync(path).size;
     const r = await report(path);
     rmSync(path);
